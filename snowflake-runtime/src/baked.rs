@@ -1,0 +1,70 @@
+use crate::{Parts, Snowflake};
+
+/// An ID baked into the program by `snowflake!`: the number and its segmented binary text.
+///
+/// Only the macro makes these, after checking every field, so `id` is always a
+/// valid ID and `binary` always its [segmented binary](Snowflake::segmented_binary).
+/// Both fields are plain constants:
+///
+/// ```
+/// use snowflake_kit::{snowflake, BakedSnowflake};
+///
+/// const WELCOME: BakedSnowflake = snowflake!(ts = 1288834975657, dc = 1, machine = 1, seq = 0);
+/// const ID: u64 = WELCOME.id;
+/// static BITS: &str = WELCOME.binary;
+///
+/// assert_eq!(ID, 4_194_439_168);
+/// assert_eq!(BITS, "0 00000000000000000000000000000001111101000 00001 00001 000000000000");
+/// assert_eq!(WELCOME.snowflake().machine(), 1);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct BakedSnowflake {
+    /// The ID as a `u64`.
+    pub id: u64,
+    /// The ID in segmented binary: 68 characters, fields split by spaces.
+    pub binary: &'static str,
+}
+
+impl BakedSnowflake {
+    /// Not API: what `snowflake!` expands to, after it has checked `id` and computed `binary`.
+    #[doc(hidden)]
+    pub const fn __from_checked(id: u64, binary: &'static str) -> BakedSnowflake {
+        BakedSnowflake { id, binary }
+    }
+
+    /// The ID as a [`Snowflake`].
+    ///
+    /// ```
+    /// const ID: snowflake_kit::Snowflake =
+    ///     snowflake_kit::snowflake!(ts = 1288834975657, dc = 1, machine = 1).snowflake();
+    /// assert_eq!(ID.as_u64(), 4_194_439_168);
+    /// ```
+    pub const fn snowflake(&self) -> Snowflake {
+        Snowflake::from_valid(self.id)
+    }
+
+    /// The ID's fields.
+    ///
+    /// ```
+    /// const PARTS: snowflake_kit::Parts =
+    ///     snowflake_kit::snowflake!(ts = "2022-06-28T16:07:40.105Z", dc = 11, machine = 26).parts();
+    /// assert_eq!(PARTS.timestamp_ms, 1_656_432_460_105);
+    /// assert_eq!((PARTS.datacenter, PARTS.machine, PARTS.sequence), (11, 26, 0));
+    /// ```
+    pub const fn parts(&self) -> Parts {
+        self.snowflake().parts()
+    }
+}
+
+impl From<BakedSnowflake> for Snowflake {
+    fn from(baked: BakedSnowflake) -> Snowflake {
+        baked.snowflake()
+    }
+}
+
+impl From<BakedSnowflake> for u64 {
+    fn from(baked: BakedSnowflake) -> u64 {
+        baked.id
+    }
+}

@@ -1,0 +1,111 @@
+use core::fmt;
+
+use crate::{
+    DATACENTER_BITS, MACHINE_BITS, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS,
+    MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339,
+};
+
+/// Why [`compose`](crate::compose) refused its arguments: which field, and the value given.
+///
+/// The message names the field, the value and the allowed range:
+///
+/// ```
+/// use snowflake_runtime::{compose, ComposeError};
+///
+/// let err = compose(1_288_834_975_657, 32, 1, 0).unwrap_err();
+/// assert_eq!(err, ComposeError::DatacenterOutOfRange(32));
+/// assert_eq!(err.to_string(), "datacenter 32 is out of range 0..=31 (5 bits)");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ComposeError {
+    /// The timestamp (Unix ms) is before the Twitter epoch.
+    TimestampBeforeEpoch(u64),
+    /// The timestamp (Unix ms) is after 2080-07-10T17:30:30.208Z, the last one 41 bits hold.
+    TimestampAfterMax(u64),
+    /// The datacenter id is above 31.
+    DatacenterOutOfRange(u64),
+    /// The machine id is above 31.
+    MachineOutOfRange(u64),
+    /// The sequence number is above 4095.
+    SequenceOutOfRange(u64),
+}
+
+impl fmt::Display for ComposeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (field, value, max, bits) = match *self {
+            ComposeError::TimestampBeforeEpoch(ms) => {
+                return write!(
+                    f,
+                    "timestamp {ms} ms is out of range {TWITTER_EPOCH_MS}..={MAX_TIMESTAMP_MS} ms: \
+                     it is before the Twitter epoch ({TWITTER_EPOCH_RFC3339})"
+                );
+            }
+            ComposeError::TimestampAfterMax(ms) => {
+                return write!(
+                    f,
+                    "timestamp {ms} ms is out of range {TWITTER_EPOCH_MS}..={MAX_TIMESTAMP_MS} ms: \
+                     it is after the last one 41 bits hold ({MAX_TIMESTAMP_RFC3339})"
+                );
+            }
+            ComposeError::DatacenterOutOfRange(v) => ("datacenter", v, MAX_DATACENTER, DATACENTER_BITS),
+            ComposeError::MachineOutOfRange(v) => ("machine", v, MAX_MACHINE, MACHINE_BITS),
+            ComposeError::SequenceOutOfRange(v) => ("sequence", v, MAX_SEQUENCE, SEQUENCE_BITS),
+        };
+        write!(f, "{field} {value} is out of range 0..={max} ({bits} bits)")
+    }
+}
+
+impl core::error::Error for ComposeError {}
+
+/// Why a text or a `u64` is not a [`Snowflake`](crate::Snowflake).
+///
+/// ```
+/// use snowflake_runtime::{ParseSnowflakeError, Snowflake};
+///
+/// assert_eq!("".parse::<Snowflake>(), Err(ParseSnowflakeError::Empty));
+/// assert_eq!(
+///     "0x1F".parse::<Snowflake>().unwrap_err().to_string(),
+///     "invalid character `x` at byte 1: a snowflake id is decimal digits only",
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ParseSnowflakeError {
+    /// The text is empty.
+    Empty,
+    /// The text has something other than the digits `0` to `9`.
+    InvalidCharacter {
+        /// The first character that is not a decimal digit.
+        character: char,
+        /// Its byte offset in the text.
+        position: usize,
+    },
+    /// The number does not fit in 64 bits.
+    TooLarge,
+    /// The number fits in 64 bits, but its sign bit, which every ID keeps clear, is set.
+    SignBitSet(u64),
+}
+
+impl fmt::Display for ParseSnowflakeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ParseSnowflakeError::Empty => f.write_str("empty text: a snowflake id is decimal digits"),
+            ParseSnowflakeError::InvalidCharacter { character, position } => write!(
+                f,
+                "invalid character `{}` at byte {position}: a snowflake id is decimal digits only",
+                character.escape_debug()
+            ),
+            ParseSnowflakeError::TooLarge => {
+                write!(f, "number too large: a snowflake id is at most {}", i64::MAX)
+            }
+            ParseSnowflakeError::SignBitSet(v) => write!(
+                f,
+                "{v} has the sign bit set: a snowflake id is at most {}",
+                i64::MAX
+            ),
+        }
+    }
+}
+
+impl core::error::Error for ParseSnowflakeError {}

@@ -1,0 +1,164 @@
+//! The Twitter Snowflake ID format: one definition for compile time and run time.
+//!
+//! ```
+//! use snowflake_runtime::{compose, Snowflake};
+//!
+//! let id = compose(1_288_834_975_657, 1, 1, 0)?;
+//! assert_eq!(id.as_u64(), 4_194_439_168);
+//! assert_eq!(
+//!     id.segmented_binary().to_string(),
+//!     "0 00000000000000000000000000000001111101000 00001 00001 000000000000",
+//! );
+//!
+//! let tweet: Snowflake = "1541815603606036480".parse()?;
+//! assert_eq!(tweet.timestamp_ms(), 1_656_432_460_105);
+//! assert_eq!((tweet.datacenter(), tweet.machine(), tweet.sequence()), (11, 26, 0));
+//! # Ok::<(), Box<dyn core::error::Error>>(())
+//! ```
+//!
+//! # Layout
+//!
+//! An ID is a `u64`, read from the most significant bit down:
+//!
+//! ```text
+//!  63 62                                     22 21   17 16   12 11          0
+//! +--+-----------------------------------------+-------+-------+-------------+
+//! | 0|  milliseconds since the Twitter epoch   |  dc   |machine|  sequence   |
+//! +--+-----------------------------------------+-------+-------+-------------+
+//!  1                    41                        5       5          12
+//! ```
+//!
+//! - the sign bit is always 0, so an ID is also a non-negative `i64`;
+//! - the timestamp counts milliseconds from [`TWITTER_EPOCH_MS`]
+//!   (2010-11-04T01:42:54.657Z) up to [`MAX_TIMESTAMP_MS`] (2080-07-10T17:30:30.208Z);
+//! - `dc` (datacenter) and `machine` (Twitter's "worker id") name the issuer;
+//! - the sequence tells apart the IDs of one issuer in one millisecond.
+//!
+//! The public constants below are the layout; nothing else in this workspace
+//! retypes these numbers.
+//!
+//! # Features
+//!
+//! - `std` (default): [`Generator`], [`SystemClock`] and [`Snowflake::system_time`].
+//!   Without it the crate is `no_std` and allocation-free.
+//! - `serde`: `Serialize`/`Deserialize` for [`Snowflake`] and the [`as_string`] helper.
+#![no_std]
+#![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+mod baked;
+mod error;
+#[cfg(feature = "serde")]
+mod serde_impl;
+mod snowflake;
+
+pub use crate::baked::BakedSnowflake;
+pub use crate::error::{ComposeError, ParseSnowflakeError};
+#[cfg(feature = "serde")]
+pub use crate::serde_impl::as_string;
+pub use crate::snowflake::{Parts, SegmentedBinary, Snowflake, compose, decompose};
+
+/// Unix time in milliseconds of the Twitter epoch, 2010-11-04T01:42:54.657Z: timestamp 0 of an ID.
+///
+/// ```
+/// assert_eq!(snowflake_runtime::TWITTER_EPOCH_MS, 1_288_834_974_657);
+/// ```
+pub const TWITTER_EPOCH_MS: u64 = 1_288_834_974_657;
+
+/// Width of the timestamp field: 41 bits of milliseconds, about 69.7 years.
+///
+/// ```
+/// # use snowflake_runtime::*;
+/// assert_eq!(1 + TIMESTAMP_BITS + DATACENTER_BITS + MACHINE_BITS + SEQUENCE_BITS, 64);
+/// ```
+pub const TIMESTAMP_BITS: u32 = 41;
+/// Width of the datacenter field: 5 bits.
+///
+/// ```
+/// assert_eq!(snowflake_runtime::DATACENTER_BITS, 5);
+/// ```
+pub const DATACENTER_BITS: u32 = 5;
+/// Width of the machine field: 5 bits.
+///
+/// ```
+/// assert_eq!(snowflake_runtime::MACHINE_BITS, 5);
+/// ```
+pub const MACHINE_BITS: u32 = 5;
+/// Width of the sequence field: 12 bits.
+///
+/// ```
+/// assert_eq!(snowflake_runtime::SEQUENCE_BITS, 12);
+/// ```
+pub const SEQUENCE_BITS: u32 = 12;
+
+/// Position of the sequence field's lowest bit.
+///
+/// ```
+/// assert_eq!(snowflake_runtime::SEQUENCE_SHIFT, 0);
+/// ```
+pub const SEQUENCE_SHIFT: u32 = 0;
+/// Position of the machine field's lowest bit.
+///
+/// ```
+/// assert_eq!(snowflake_runtime::MACHINE_SHIFT, 12);
+/// ```
+pub const MACHINE_SHIFT: u32 = SEQUENCE_SHIFT + SEQUENCE_BITS;
+/// Position of the datacenter field's lowest bit.
+///
+/// ```
+/// assert_eq!(snowflake_runtime::DATACENTER_SHIFT, 17);
+/// ```
+pub const DATACENTER_SHIFT: u32 = MACHINE_SHIFT + MACHINE_BITS;
+/// Position of the timestamp field's lowest bit.
+///
+/// ```
+/// assert_eq!(snowflake_runtime::TIMESTAMP_SHIFT, 22);
+/// ```
+pub const TIMESTAMP_SHIFT: u32 = DATACENTER_SHIFT + DATACENTER_BITS;
+
+/// Largest timestamp field: milliseconds since the epoch, `2^41 - 1`.
+///
+/// ```
+/// assert_eq!(snowflake_runtime::MAX_TIMESTAMP_DELTA, (1 << 41) - 1);
+/// ```
+pub const MAX_TIMESTAMP_DELTA: u64 = (1 << TIMESTAMP_BITS) - 1;
+/// Last encodable Unix time in milliseconds, 2080-07-10T17:30:30.208Z.
+///
+/// ```
+/// assert_eq!(snowflake_runtime::MAX_TIMESTAMP_MS, 3_487_858_230_208);
+/// ```
+pub const MAX_TIMESTAMP_MS: u64 = TWITTER_EPOCH_MS + MAX_TIMESTAMP_DELTA;
+/// Largest datacenter id, 31.
+///
+/// ```
+/// assert_eq!(snowflake_runtime::MAX_DATACENTER, 31);
+/// ```
+pub const MAX_DATACENTER: u64 = (1 << DATACENTER_BITS) - 1;
+/// Largest machine id, 31.
+///
+/// ```
+/// assert_eq!(snowflake_runtime::MAX_MACHINE, 31);
+/// ```
+pub const MAX_MACHINE: u64 = (1 << MACHINE_BITS) - 1;
+/// Largest sequence number, 4095: an issuer has 4,096 IDs per millisecond.
+///
+/// ```
+/// assert_eq!(snowflake_runtime::MAX_SEQUENCE, 4095);
+/// ```
+pub const MAX_SEQUENCE: u64 = (1 << SEQUENCE_BITS) - 1;
+
+/// RFC 3339 form of [`TWITTER_EPOCH_MS`], for messages.
+///
+/// ```
+/// assert_eq!(snowflake_runtime::TWITTER_EPOCH_RFC3339, "2010-11-04T01:42:54.657Z");
+/// ```
+pub const TWITTER_EPOCH_RFC3339: &str = "2010-11-04T01:42:54.657Z";
+/// RFC 3339 form of [`MAX_TIMESTAMP_MS`], for messages.
+///
+/// ```
+/// assert_eq!(snowflake_runtime::MAX_TIMESTAMP_RFC3339, "2080-07-10T17:30:30.208Z");
+/// ```
+pub const MAX_TIMESTAMP_RFC3339: &str = "2080-07-10T17:30:30.208Z";

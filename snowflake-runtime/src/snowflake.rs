@@ -1,0 +1,392 @@
+use core::fmt;
+use core::str::FromStr;
+
+use crate::{
+    ComposeError, DATACENTER_SHIFT, MACHINE_SHIFT, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE,
+    MAX_TIMESTAMP_MS, ParseSnowflakeError, SEQUENCE_SHIFT, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS,
+};
+
+/// A Snowflake ID: a `u64` whose sign bit is clear. See the [layout](crate#layout).
+///
+/// Every `Snowflake` is a valid ID: the constructors ([`compose`], [`FromStr`],
+/// [`TryFrom<u64>`]) reject anything else.
+///
+/// ```
+/// use snowflake_runtime::Snowflake;
+///
+/// let id = Snowflake::try_from(4_194_439_168)?;
+/// assert_eq!(id.to_string(), "4194439168");
+/// assert_eq!(u64::from(id), 4_194_439_168);
+/// assert!(Snowflake::try_from(u64::MAX).is_err());
+/// # Ok::<(), snowflake_runtime::ParseSnowflakeError>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(transparent)]
+pub struct Snowflake(u64);
+
+/// The four fields of a [`Snowflake`], as [`Snowflake::parts`] returns them.
+///
+/// `timestamp_ms` is Unix time in milliseconds (the epoch already added back).
+///
+/// ```
+/// use snowflake_runtime::{compose, Parts};
+///
+/// let parts = compose(1_288_834_975_657, 1, 1, 0)?.parts();
+/// assert_eq!(parts, Parts { timestamp_ms: 1_288_834_975_657, datacenter: 1, machine: 1, sequence: 0 });
+/// assert_eq!(parts.compose()?.as_u64(), 4_194_439_168);
+/// # Ok::<(), snowflake_runtime::ComposeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Parts {
+    /// Unix time in milliseconds.
+    pub timestamp_ms: u64,
+    /// Datacenter id, `0..=31`.
+    pub datacenter: u8,
+    /// Machine id, `0..=31`.
+    pub machine: u8,
+    /// Sequence number, `0..=4095`.
+    pub sequence: u16,
+}
+
+/// Builds the ID of the given fields, checking each one against its range.
+///
+/// The arguments are all `u64`, so that a caller never truncates an
+/// out-of-range value before it is checked. Fields are checked in the order
+/// timestamp, datacenter, machine, sequence; the first one out of range is
+/// reported.
+///
+/// ```
+/// use snowflake_runtime::{compose, ComposeError};
+///
+/// assert_eq!(compose(1_288_834_975_657, 1, 1, 0)?.as_u64(), 4_194_439_168);
+/// assert_eq!(compose(1_288_834_975_657, 32, 1, 0), Err(ComposeError::DatacenterOutOfRange(32)));
+///
+/// // Usable in constants: a bad value fails the build.
+/// const ID: u64 = match compose(1_288_834_975_657, 1, 1, 0) {
+///     Ok(id) => id.as_u64(),
+///     Err(_) => panic!("bad id"),
+/// };
+/// assert_eq!(ID, 4_194_439_168);
+/// # Ok::<(), ComposeError>(())
+/// ```
+///
+/// # Errors
+///
+/// A [`ComposeError`] naming the first field out of range.
+pub const fn compose(
+    timestamp_ms: u64,
+    datacenter: u64,
+    machine: u64,
+    sequence: u64,
+) -> Result<Snowflake, ComposeError> {
+    if timestamp_ms < TWITTER_EPOCH_MS {
+        return Err(ComposeError::TimestampBeforeEpoch(timestamp_ms));
+    }
+    if timestamp_ms > MAX_TIMESTAMP_MS {
+        return Err(ComposeError::TimestampAfterMax(timestamp_ms));
+    }
+    if datacenter > MAX_DATACENTER {
+        return Err(ComposeError::DatacenterOutOfRange(datacenter));
+    }
+    if machine > MAX_MACHINE {
+        return Err(ComposeError::MachineOutOfRange(machine));
+    }
+    if sequence > MAX_SEQUENCE {
+        return Err(ComposeError::SequenceOutOfRange(sequence));
+    }
+    Ok(Snowflake(
+        ((timestamp_ms - TWITTER_EPOCH_MS) << TIMESTAMP_SHIFT)
+            | (datacenter << DATACENTER_SHIFT)
+            | (machine << MACHINE_SHIFT)
+            | (sequence << SEQUENCE_SHIFT),
+    ))
+}
+
+/// Splits an ID into its fields; the inverse of [`compose`]. Same as [`Snowflake::parts`].
+///
+/// ```
+/// use snowflake_runtime::{compose, decompose};
+///
+/// let id = compose(1_656_432_460_105, 11, 26, 0)?;
+/// let p = decompose(id);
+/// assert_eq!((p.timestamp_ms, p.datacenter, p.machine, p.sequence), (1_656_432_460_105, 11, 26, 0));
+/// # Ok::<(), snowflake_runtime::ComposeError>(())
+/// ```
+pub const fn decompose(id: Snowflake) -> Parts {
+    id.parts()
+}
+
+impl Parts {
+    /// Composes these fields back into an ID; see [`compose`].
+    ///
+    /// ```
+    /// use snowflake_runtime::Parts;
+    ///
+    /// let p = Parts { timestamp_ms: 1_288_834_975_657, datacenter: 1, machine: 1, sequence: 0 };
+    /// assert_eq!(p.compose()?.as_u64(), 4_194_439_168);
+    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`ComposeError`] naming the first field out of range.
+    pub const fn compose(self) -> Result<Snowflake, ComposeError> {
+        compose(
+            self.timestamp_ms,
+            self.datacenter as u64,
+            self.machine as u64,
+            self.sequence as u64,
+        )
+    }
+}
+
+impl Snowflake {
+    /// The largest ID: every bit but the sign bit set.
+    ///
+    /// ```
+    /// use snowflake_runtime::Snowflake;
+    ///
+    /// assert_eq!(Snowflake::MAX.as_u64(), i64::MAX as u64);
+    /// assert_eq!(Snowflake::MAX.timestamp_ms(), snowflake_runtime::MAX_TIMESTAMP_MS);
+    /// ```
+    pub const MAX: Snowflake = Snowflake(u64::MAX >> 1);
+
+    /// Wraps a `u64` whose sign bit is clear; `None` otherwise. The `const` form of `TryFrom<u64>`.
+    ///
+    /// ```
+    /// use snowflake_runtime::Snowflake;
+    ///
+    /// assert_eq!(Snowflake::from_u64(7).map(Snowflake::as_u64), Some(7));
+    /// assert_eq!(Snowflake::from_u64(1 << 63), None);
+    /// ```
+    pub const fn from_u64(id: u64) -> Option<Snowflake> {
+        if id >> 63 == 0 {
+            Some(Snowflake(id))
+        } else {
+            None
+        }
+    }
+
+    /// The ID as a `u64`.
+    ///
+    /// ```
+    /// let id = snowflake_runtime::compose(1_288_834_975_657, 1, 1, 0)?;
+    /// assert_eq!(id.as_u64(), 4_194_439_168);
+    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// ```
+    pub const fn as_u64(self) -> u64 {
+        self.0
+    }
+
+    /// Unix time in milliseconds at which the ID was issued.
+    ///
+    /// ```
+    /// let id: snowflake_runtime::Snowflake = "1541815603606036480".parse()?;
+    /// assert_eq!(id.timestamp_ms(), 1_656_432_460_105);
+    /// # Ok::<(), snowflake_runtime::ParseSnowflakeError>(())
+    /// ```
+    pub const fn timestamp_ms(self) -> u64 {
+        (self.0 >> TIMESTAMP_SHIFT) + TWITTER_EPOCH_MS
+    }
+
+    /// Datacenter id, `0..=31`.
+    ///
+    /// ```
+    /// let id: snowflake_runtime::Snowflake = "1541815603606036480".parse()?;
+    /// assert_eq!(id.datacenter(), 11);
+    /// # Ok::<(), snowflake_runtime::ParseSnowflakeError>(())
+    /// ```
+    pub const fn datacenter(self) -> u8 {
+        ((self.0 >> DATACENTER_SHIFT) & MAX_DATACENTER) as u8
+    }
+
+    /// Machine id, `0..=31`.
+    ///
+    /// ```
+    /// let id: snowflake_runtime::Snowflake = "1541815603606036480".parse()?;
+    /// assert_eq!(id.machine(), 26);
+    /// # Ok::<(), snowflake_runtime::ParseSnowflakeError>(())
+    /// ```
+    pub const fn machine(self) -> u8 {
+        ((self.0 >> MACHINE_SHIFT) & MAX_MACHINE) as u8
+    }
+
+    /// Sequence number, `0..=4095`.
+    ///
+    /// ```
+    /// let id: snowflake_runtime::Snowflake = "1541815603606036480".parse()?;
+    /// assert_eq!(id.sequence(), 0);
+    /// # Ok::<(), snowflake_runtime::ParseSnowflakeError>(())
+    /// ```
+    pub const fn sequence(self) -> u16 {
+        ((self.0 >> SEQUENCE_SHIFT) & MAX_SEQUENCE) as u16
+    }
+
+    /// All four fields at once.
+    ///
+    /// ```
+    /// let id: snowflake_runtime::Snowflake = "1541815603606036480".parse()?;
+    /// let p = id.parts();
+    /// assert_eq!((p.timestamp_ms, p.datacenter, p.machine, p.sequence), (1_656_432_460_105, 11, 26, 0));
+    /// # Ok::<(), snowflake_runtime::ParseSnowflakeError>(())
+    /// ```
+    pub const fn parts(self) -> Parts {
+        Parts {
+            timestamp_ms: self.timestamp_ms(),
+            datacenter: self.datacenter(),
+            machine: self.machine(),
+            sequence: self.sequence(),
+        }
+    }
+
+    /// The 64 bits, zero-padded and split by single spaces into sign (1),
+    /// timestamp (41), datacenter (5), machine (5) and sequence (12): always
+    /// 68 characters. A [`Display`](fmt::Display) value; nothing is allocated.
+    ///
+    /// ```
+    /// let id = snowflake_runtime::compose(1_288_834_975_657, 1, 1, 0)?;
+    /// assert_eq!(
+    ///     id.segmented_binary().to_string(),
+    ///     "0 00000000000000000000000000000001111101000 00001 00001 000000000000",
+    /// );
+    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// ```
+    pub const fn segmented_binary(self) -> SegmentedBinary {
+        SegmentedBinary(self.0)
+    }
+
+    /// The time at which the ID was issued.
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    ///
+    /// let id: snowflake_runtime::Snowflake = "1541815603606036480".parse()?;
+    /// assert_eq!(id.system_time(), UNIX_EPOCH + Duration::from_millis(1_656_432_460_105));
+    /// # Ok::<(), snowflake_runtime::ParseSnowflakeError>(())
+    /// ```
+    #[cfg(feature = "std")]
+    pub fn system_time(self) -> std::time::SystemTime {
+        std::time::UNIX_EPOCH + core::time::Duration::from_millis(self.timestamp_ms())
+    }
+
+    /// Wraps a value known to have a clear sign bit (the generator's and the baked IDs').
+    pub(crate) const fn from_valid(id: u64) -> Snowflake {
+        debug_assert!(id >> 63 == 0, "internal error: sign bit set");
+        Snowflake(id)
+    }
+}
+
+/// The segmented binary form of an ID; see [`Snowflake::segmented_binary`].
+///
+/// Honours width and alignment flags, like `str`:
+///
+/// ```
+/// let bits = snowflake_runtime::Snowflake::MAX.segmented_binary();
+/// assert_eq!(bits.to_string().len(), 68);
+/// assert_eq!(format!("[{bits:>70}]").len(), 72);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SegmentedBinary(u64);
+
+impl SegmentedBinary {
+    /// Length of the text in bytes: 64 bits and 4 spaces.
+    ///
+    /// ```
+    /// assert_eq!(snowflake_runtime::SegmentedBinary::LEN, 68);
+    /// ```
+    pub const LEN: usize = 68;
+
+    /// The text as ASCII bytes, computed in a `const` context if need be.
+    ///
+    /// ```
+    /// let bytes = snowflake_runtime::Snowflake::MAX.segmented_binary().to_bytes();
+    /// assert_eq!(&bytes[..4], b"0 11");
+    /// ```
+    pub const fn to_bytes(self) -> [u8; Self::LEN] {
+        let mut out = [b' '; Self::LEN];
+        let mut bit = 0; // counts from the most significant bit
+        let mut pos = 0;
+        while bit < 64 {
+            // A space after the sign, timestamp, datacenter and machine fields.
+            if bit == 1 || bit == 42 || bit == 47 || bit == 52 {
+                pos += 1;
+            }
+            out[pos] = if (self.0 >> (63 - bit)) & 1 == 1 { b'1' } else { b'0' };
+            pos += 1;
+            bit += 1;
+        }
+        out
+    }
+}
+
+impl fmt::Display for SegmentedBinary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bytes = self.to_bytes();
+        // Only ASCII digits and spaces: the conversion cannot fail.
+        f.pad(core::str::from_utf8(&bytes).map_err(|_| fmt::Error)?)
+    }
+}
+
+impl fmt::Debug for Snowflake {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Snowflake").field(&self.0).finish()
+    }
+}
+
+impl fmt::Display for Snowflake {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+/// The plain binary digits of the `u64`, with the usual flags (`{:064b}`, `{:#b}`).
+impl fmt::Binary for Snowflake {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Binary::fmt(&self.0, f)
+    }
+}
+
+/// Parses decimal digits only: no sign, no spaces, no `0x`.
+impl FromStr for Snowflake {
+    type Err = ParseSnowflakeError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s.is_empty() {
+            return Err(ParseSnowflakeError::Empty);
+        }
+        let mut value: u64 = 0;
+        for (position, c) in s.char_indices() {
+            let Some(digit) = c.to_digit(10) else {
+                return Err(ParseSnowflakeError::InvalidCharacter { character: c, position });
+            };
+            value = match value.checked_mul(10).and_then(|v| v.checked_add(u64::from(digit))) {
+                Some(v) => v,
+                None => return Err(ParseSnowflakeError::TooLarge),
+            };
+        }
+        Snowflake::try_from(value)
+    }
+}
+
+/// Fails with [`ParseSnowflakeError::SignBitSet`] when the sign bit is set.
+impl TryFrom<u64> for Snowflake {
+    type Error = ParseSnowflakeError;
+
+    fn try_from(value: u64) -> Result<Self, Self::Error> {
+        Snowflake::from_u64(value).ok_or(ParseSnowflakeError::SignBitSet(value))
+    }
+}
+
+impl From<Snowflake> for u64 {
+    fn from(id: Snowflake) -> u64 {
+        id.0
+    }
+}
+
+/// Every ID is a non-negative `i64`, which is how databases such as `PostgreSQL` store it.
+impl From<Snowflake> for i64 {
+    #[expect(clippy::cast_possible_wrap, reason = "the sign bit of an ID is clear")]
+    fn from(id: Snowflake) -> i64 {
+        id.0 as i64
+    }
+}
