@@ -1,0 +1,317 @@
+//! The format: known answers, both sides of every bound, parse errors, round trips.
+
+use proptest::prelude::*;
+use snowflake_runtime::{
+    ComposeError, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, ParseSnowflakeError,
+    Parts, Snowflake, TWITTER_EPOCH_MS, compose, decompose,
+};
+
+const REFERENCE_BITS: &str = "0 00000000000000000000000000000001111101000 00001 00001 000000000000";
+
+#[test]
+fn reference_vector() {
+    let id = compose(1_288_834_975_657, 1, 1, 0).unwrap();
+    assert_eq!(id.as_u64(), 4_194_439_168);
+    assert_eq!(id.segmented_binary().to_string(), REFERENCE_BITS);
+    assert_eq!(id.to_string(), "4194439168");
+}
+
+#[test]
+fn tweet_vector() {
+    let id: Snowflake = "1541815603606036480".parse().unwrap();
+    assert_eq!(
+        id.parts(),
+        Parts { timestamp_ms: 1_656_432_460_105, datacenter: 11, machine: 26, sequence: 0 }
+    );
+    assert_eq!(compose(1_656_432_460_105, 11, 26, 0), Ok(id));
+}
+
+#[test]
+fn constants_are_the_layout() {
+    assert_eq!(TWITTER_EPOCH_MS, 1_288_834_974_657);
+    assert_eq!(MAX_TIMESTAMP_MS, 3_487_858_230_208);
+    assert_eq!((MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE), (31, 31, 4095));
+}
+
+#[test]
+fn smallest_id_is_zero() {
+    assert_eq!(compose(TWITTER_EPOCH_MS, 0, 0, 0).unwrap().as_u64(), 0);
+}
+
+#[test]
+fn largest_id_is_i64_max() {
+    let id = compose(MAX_TIMESTAMP_MS, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE).unwrap();
+    assert_eq!(id, Snowflake::MAX);
+    assert_eq!(id.as_u64(), i64::MAX as u64);
+    assert_eq!(i64::from(id), i64::MAX);
+}
+
+#[test]
+fn timestamp_one_before_epoch() {
+    assert_eq!(
+        compose(TWITTER_EPOCH_MS - 1, 0, 0, 0),
+        Err(ComposeError::TimestampBeforeEpoch(TWITTER_EPOCH_MS - 1))
+    );
+}
+
+#[test]
+fn timestamp_zero() {
+    assert_eq!(compose(0, 0, 0, 0), Err(ComposeError::TimestampBeforeEpoch(0)));
+}
+
+#[test]
+fn timestamp_one_after_max() {
+    assert_eq!(
+        compose(MAX_TIMESTAMP_MS + 1, 0, 0, 0),
+        Err(ComposeError::TimestampAfterMax(MAX_TIMESTAMP_MS + 1))
+    );
+}
+
+#[test]
+fn timestamp_u64_max() {
+    assert_eq!(compose(u64::MAX, 0, 0, 0), Err(ComposeError::TimestampAfterMax(u64::MAX)));
+}
+
+#[test]
+fn datacenter_bounds() {
+    assert_eq!(compose(TWITTER_EPOCH_MS, 31, 0, 0).unwrap().datacenter(), 31);
+    assert_eq!(compose(TWITTER_EPOCH_MS, 32, 0, 0), Err(ComposeError::DatacenterOutOfRange(32)));
+    assert_eq!(
+        compose(TWITTER_EPOCH_MS, u64::MAX, 0, 0),
+        Err(ComposeError::DatacenterOutOfRange(u64::MAX))
+    );
+}
+
+#[test]
+fn machine_bounds() {
+    assert_eq!(compose(TWITTER_EPOCH_MS, 0, 31, 0).unwrap().machine(), 31);
+    assert_eq!(compose(TWITTER_EPOCH_MS, 0, 32, 0), Err(ComposeError::MachineOutOfRange(32)));
+    assert_eq!(
+        compose(TWITTER_EPOCH_MS, 0, u64::MAX, 0),
+        Err(ComposeError::MachineOutOfRange(u64::MAX))
+    );
+}
+
+#[test]
+fn sequence_bounds() {
+    assert_eq!(compose(TWITTER_EPOCH_MS, 0, 0, 4095).unwrap().sequence(), 4095);
+    assert_eq!(compose(TWITTER_EPOCH_MS, 0, 0, 4096), Err(ComposeError::SequenceOutOfRange(4096)));
+    assert_eq!(
+        compose(TWITTER_EPOCH_MS, 0, 0, u64::MAX),
+        Err(ComposeError::SequenceOutOfRange(u64::MAX))
+    );
+}
+
+#[test]
+fn a_wide_value_is_not_truncated_into_range() {
+    // 32 + 2^32 would be 32 again in a u32, and 0 in the 5 bits of a careless shift.
+    assert_eq!(
+        compose(TWITTER_EPOCH_MS, 1 << 32, 0, 0),
+        Err(ComposeError::DatacenterOutOfRange(1 << 32))
+    );
+}
+
+#[test]
+fn first_bad_field_is_reported() {
+    assert_eq!(
+        compose(u64::MAX, u64::MAX, u64::MAX, u64::MAX),
+        Err(ComposeError::TimestampAfterMax(u64::MAX))
+    );
+    assert_eq!(
+        compose(TWITTER_EPOCH_MS, 0, u64::MAX, u64::MAX),
+        Err(ComposeError::MachineOutOfRange(u64::MAX))
+    );
+}
+
+#[test]
+fn compose_error_messages() {
+    let cases = [
+        (
+            ComposeError::TimestampBeforeEpoch(5),
+            "timestamp 5 ms is out of range 1288834974657..=3487858230208 ms: \
+             it is before the Twitter epoch (2010-11-04T01:42:54.657Z)",
+        ),
+        (
+            ComposeError::TimestampAfterMax(3_487_858_230_209),
+            "timestamp 3487858230209 ms is out of range 1288834974657..=3487858230208 ms: \
+             it is after the last one 41 bits hold (2080-07-10T17:30:30.208Z)",
+        ),
+        (ComposeError::DatacenterOutOfRange(32), "datacenter 32 is out of range 0..=31 (5 bits)"),
+        (ComposeError::MachineOutOfRange(40), "machine 40 is out of range 0..=31 (5 bits)"),
+        (ComposeError::SequenceOutOfRange(4096), "sequence 4096 is out of range 0..=4095 (12 bits)"),
+    ];
+    for (error, message) in cases {
+        assert_eq!(error.to_string(), message);
+    }
+}
+
+#[test]
+fn compose_error_is_an_error() {
+    let error: Box<dyn std::error::Error> = Box::new(ComposeError::MachineOutOfRange(32));
+    assert_eq!(error.to_string(), "machine 32 is out of range 0..=31 (5 bits)");
+}
+
+#[test]
+fn parse_accepts_bounds() {
+    assert_eq!("0".parse::<Snowflake>().unwrap().as_u64(), 0);
+    assert_eq!("9223372036854775807".parse::<Snowflake>(), Ok(Snowflake::MAX));
+    assert_eq!("0004194439168".parse::<Snowflake>().unwrap().as_u64(), 4_194_439_168);
+}
+
+#[test]
+fn parse_rejects_empty() {
+    let err = "".parse::<Snowflake>().unwrap_err();
+    assert_eq!(err, ParseSnowflakeError::Empty);
+    assert_eq!(err.to_string(), "empty text: a snowflake id is decimal digits");
+}
+
+#[test]
+fn parse_rejects_sign_bit() {
+    let err = "9223372036854775808".parse::<Snowflake>().unwrap_err();
+    assert_eq!(err, ParseSnowflakeError::SignBitSet(1 << 63));
+    assert_eq!(
+        err.to_string(),
+        "9223372036854775808 has the sign bit set: a snowflake id is at most 9223372036854775807"
+    );
+    assert_eq!(
+        "18446744073709551615".parse::<Snowflake>(),
+        Err(ParseSnowflakeError::SignBitSet(u64::MAX))
+    );
+}
+
+#[test]
+fn parse_rejects_overflow() {
+    let err = "18446744073709551616".parse::<Snowflake>().unwrap_err();
+    assert_eq!(err, ParseSnowflakeError::TooLarge);
+    assert_eq!(err.to_string(), "number too large: a snowflake id is at most 9223372036854775807");
+    assert_eq!(
+        "99999999999999999999999999".parse::<Snowflake>(),
+        Err(ParseSnowflakeError::TooLarge)
+    );
+}
+
+#[test]
+fn parse_rejects_non_digits() {
+    let cases = [
+        ("+1", '+', 0),
+        ("-1", '-', 0),
+        (" 1", ' ', 0),
+        ("1 ", ' ', 1),
+        ("0x1F", 'x', 1),
+        ("1_000", '_', 1),
+        ("12é", 'é', 2),
+        ("١", '١', 0), // an Arabic-Indic digit is not an ASCII digit
+    ];
+    for (text, character, position) in cases {
+        assert_eq!(
+            text.parse::<Snowflake>(),
+            Err(ParseSnowflakeError::InvalidCharacter { character, position }),
+            "{text:?}"
+        );
+    }
+    assert_eq!(
+        "0x1F".parse::<Snowflake>().unwrap_err().to_string(),
+        "invalid character `x` at byte 1: a snowflake id is decimal digits only"
+    );
+    assert_eq!(
+        "1\n".parse::<Snowflake>().unwrap_err().to_string(),
+        "invalid character `\\n` at byte 1: a snowflake id is decimal digits only"
+    );
+}
+
+#[test]
+fn try_from_u64() {
+    assert_eq!(Snowflake::try_from(i64::MAX as u64), Ok(Snowflake::MAX));
+    assert_eq!(Snowflake::try_from(1 << 63), Err(ParseSnowflakeError::SignBitSet(1 << 63)));
+    assert_eq!(Snowflake::from_u64(u64::MAX), None);
+    assert_eq!(u64::from(Snowflake::try_from(42).unwrap()), 42);
+}
+
+#[test]
+fn formatting() {
+    let id = Snowflake::try_from(4_194_439_168).unwrap();
+    assert_eq!(format!("{id}"), "4194439168");
+    assert_eq!(format!("{id:>12}"), "  4194439168");
+    assert_eq!(format!("{id:?}"), "Snowflake(4194439168)");
+    assert_eq!(format!("{id:b}"), "11111010000000100001000000000000");
+    assert_eq!(format!("{id:064b}"), format!("{:064b}", 4_194_439_168_u64));
+    assert_eq!(format!("{:>70}|", id.segmented_binary()), format!("  {REFERENCE_BITS}|"));
+}
+
+#[test]
+fn system_time() {
+    let id: Snowflake = "1541815603606036480".parse().unwrap();
+    let since_unix = id.system_time().duration_since(std::time::UNIX_EPOCH).unwrap();
+    assert_eq!(since_unix.as_millis(), 1_656_432_460_105);
+}
+
+#[test]
+fn order_follows_time() {
+    let early = compose(TWITTER_EPOCH_MS + 1, 31, 31, 4095).unwrap();
+    let late = compose(TWITTER_EPOCH_MS + 2, 0, 0, 0).unwrap();
+    assert!(early < late);
+}
+
+/// The segmented binary, by hand: `{:064b}` cut at 1, 42, 47 and 52.
+fn split_by_hand(id: u64) -> String {
+    let bits = format!("{id:064b}");
+    format!("{} {} {} {} {}", &bits[..1], &bits[1..42], &bits[42..47], &bits[47..52], &bits[52..])
+}
+
+fn valid_parts() -> impl Strategy<Value = Parts> {
+    (TWITTER_EPOCH_MS..=MAX_TIMESTAMP_MS, 0..=31_u8, 0..=31_u8, 0..=4095_u16).prop_map(
+        |(timestamp_ms, datacenter, machine, sequence)| Parts {
+            timestamp_ms,
+            datacenter,
+            machine,
+            sequence,
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    #[test]
+    fn parts_round_trip(parts in valid_parts()) {
+        let id = parts.compose().unwrap();
+        prop_assert_eq!(id.parts(), parts);
+        prop_assert_eq!(decompose(id), parts);
+    }
+
+    #[test]
+    fn id_round_trip(raw in 0..=i64::MAX as u64) {
+        let id = Snowflake::try_from(raw).unwrap();
+        let p = id.parts();
+        let again = compose(p.timestamp_ms, p.datacenter.into(), p.machine.into(), p.sequence.into());
+        prop_assert_eq!(again, Ok(id));
+        prop_assert_eq!(id.to_string().parse::<Snowflake>(), Ok(id));
+    }
+
+    #[test]
+    fn sign_bit_always_rejected(raw in (1_u64 << 63)..=u64::MAX) {
+        prop_assert_eq!(Snowflake::try_from(raw), Err(ParseSnowflakeError::SignBitSet(raw)));
+        prop_assert_eq!(raw.to_string().parse::<Snowflake>(), Err(ParseSnowflakeError::SignBitSet(raw)));
+    }
+
+    #[test]
+    fn segmented_binary_matches_hand_split(raw in 0..=i64::MAX as u64) {
+        let id = Snowflake::try_from(raw).unwrap();
+        let text = id.segmented_binary().to_string();
+        prop_assert_eq!(text.len(), 68);
+        prop_assert_eq!(text, split_by_hand(raw));
+    }
+
+    #[test]
+    fn out_of_range_fields_always_rejected(
+        ts in prop_oneof![0..TWITTER_EPOCH_MS, (MAX_TIMESTAMP_MS + 1)..=u64::MAX],
+        dc in 32..=u64::MAX,
+        machine in 32..=u64::MAX,
+        seq in 4096..=u64::MAX,
+    ) {
+        prop_assert!(compose(ts, 0, 0, 0).is_err());
+        prop_assert_eq!(compose(TWITTER_EPOCH_MS, dc, 0, 0), Err(ComposeError::DatacenterOutOfRange(dc)));
+        prop_assert_eq!(compose(TWITTER_EPOCH_MS, 0, machine, 0), Err(ComposeError::MachineOutOfRange(machine)));
+        prop_assert_eq!(compose(TWITTER_EPOCH_MS, 0, 0, seq), Err(ComposeError::SequenceOutOfRange(seq)));
+    }
+}

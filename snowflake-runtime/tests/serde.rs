@@ -1,0 +1,90 @@
+//! `serde`: a number by default, a number or a decimal string when reading, strings on request.
+#![cfg(feature = "serde")]
+
+use serde::{Deserialize, Serialize};
+use snowflake_runtime::Snowflake;
+
+fn tweet() -> Snowflake {
+    "1541815603606036480".parse().unwrap()
+}
+
+#[test]
+fn serializes_as_number() {
+    assert_eq!(serde_json::to_string(&tweet()).unwrap(), "1541815603606036480");
+}
+
+#[test]
+fn deserializes_from_number() {
+    assert_eq!(serde_json::from_str::<Snowflake>("1541815603606036480").unwrap(), tweet());
+    assert_eq!(serde_json::from_str::<Snowflake>("9223372036854775807").unwrap(), Snowflake::MAX);
+}
+
+#[test]
+fn deserializes_from_string() {
+    assert_eq!(serde_json::from_str::<Snowflake>(r#""1541815603606036480""#).unwrap(), tweet());
+}
+
+#[test]
+fn round_trips() {
+    for id in [tweet(), Snowflake::MAX, Snowflake::try_from(0).unwrap()] {
+        let json = serde_json::to_string(&id).unwrap();
+        assert_eq!(serde_json::from_str::<Snowflake>(&json).unwrap(), id);
+    }
+}
+
+#[test]
+fn rejects_sign_bit_number() {
+    let err = serde_json::from_str::<Snowflake>("9223372036854775808").unwrap_err();
+    assert!(err.to_string().starts_with("invalid value: integer `9223372036854775808`, expected a snowflake id"), "{err}");
+}
+
+#[test]
+fn rejects_negative_number() {
+    let err = serde_json::from_str::<Snowflake>("-1").unwrap_err();
+    assert!(err.to_string().starts_with("invalid value: integer `-1`, expected a snowflake id"), "{err}");
+}
+
+#[test]
+fn rejects_bad_strings() {
+    let err = serde_json::from_str::<Snowflake>(r#""12a""#).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with(r#"invalid snowflake id "12a": invalid character `a` at byte 2"#),
+        "{err}"
+    );
+    let err = serde_json::from_str::<Snowflake>(r#""9223372036854775808""#).unwrap_err();
+    assert!(err.to_string().contains("has the sign bit set"), "{err}");
+}
+
+#[test]
+fn rejects_other_types() {
+    let err = serde_json::from_str::<Snowflake>("1.5").unwrap_err();
+    assert!(err.to_string().starts_with("invalid type: floating point `1.5`, expected a snowflake id"), "{err}");
+    assert!(serde_json::from_str::<Snowflake>("null").is_err());
+}
+
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct ForJavaScript {
+    #[serde(with = "snowflake_runtime::as_string")]
+    id: Snowflake,
+}
+
+#[test]
+fn as_string_writes_a_string() {
+    let value = ForJavaScript { id: tweet() };
+    assert_eq!(serde_json::to_string(&value).unwrap(), r#"{"id":"1541815603606036480"}"#);
+}
+
+#[test]
+fn as_string_round_trips_and_reads_numbers() {
+    let value = ForJavaScript { id: tweet() };
+    let json = serde_json::to_string(&value).unwrap();
+    assert_eq!(serde_json::from_str::<ForJavaScript>(&json).unwrap(), value);
+    assert_eq!(serde_json::from_str::<ForJavaScript>(r#"{"id":1541815603606036480}"#).unwrap(), value);
+}
+
+#[test]
+fn as_string_rejects_bad_strings() {
+    assert!(serde_json::from_str::<ForJavaScript>(r#"{"id":"0x10"}"#).is_err());
+    assert!(serde_json::from_str::<ForJavaScript>(r#"{"id":""}"#).is_err());
+}
