@@ -228,43 +228,45 @@ fn date(lit: &LitStr) -> syn::Result<u64> {
         ));
     }
     let ms = nanos.div_euclid(1_000_000);
-    let before_epoch = || {
-        error(
-            lit,
-            Key::Ts,
-            format!(
-                "{text:?} ({}) is before the Twitter epoch ({TWITTER_EPOCH_RFC3339}); {}",
-                rfc3339(ms),
-                Key::Ts.allowed()
-            ),
-        )
+    let message = match u64::try_from(ms) {
+        Ok(ms) => match Key::Ts.check_range(ms) {
+            Ok(ms) => return Ok(ms),
+            Err(e) => format!("{e}; {text:?} is {ms} ms"),
+        },
+        // Before 1970 the milliseconds are negative, which no `u64` (and so no `compose`) takes.
+        Err(_) => format!(
+            "{text:?} is {ms} ms, before the Twitter epoch ({TWITTER_EPOCH_RFC3339}); {}",
+            Key::Ts.allowed()
+        ),
     };
-    let ms = u64::try_from(ms).map_err(|_| before_epoch())?;
-    Key::Ts.check_range(ms).map_err(|e| match e {
-        ComposeError::TimestampBeforeEpoch(_) => before_epoch(),
-        _ => error(lit, Key::Ts, format!("{text:?} ({}): {e}", rfc3339(i128::from(ms)))),
-    })
+    Err(error(lit, Key::Ts, message))
 }
 
 /// The build time for an omitted `ts`: `SOURCE_DATE_EPOCH` (seconds) when set, for reproducible builds.
 fn build_time() -> syn::Result<u64> {
-    let here = Span::call_site();
-    let ms = match std::env::var("SOURCE_DATE_EPOCH") {
-        Ok(text) => text
+    let source_date_epoch = std::env::var("SOURCE_DATE_EPOCH").ok();
+    build_time_from(source_date_epoch.as_deref(), std::time::SystemTime::now())
+        .map_err(|message| syn::Error::new(Span::call_site(), message))
+}
+
+/// [`build_time`] with its inputs passed in, for tests.
+pub(crate) fn build_time_from(source_date_epoch: Option<&str>, now: std::time::SystemTime) -> Result<u64, String> {
+    let ms = match source_date_epoch {
+        Some(text) => text
             .trim()
             .parse::<u64>()
             .ok()
             .and_then(|seconds| seconds.checked_mul(1000))
-            .ok_or_else(|| {
-                syn::Error::new(here, format!("`ts` left out and `SOURCE_DATE_EPOCH` is {text:?}, not whole seconds since 1970"))
-            })?,
-        Err(_) => std::time::SystemTime::now()
+            .ok_or_else(|| format!("`ts` left out and `SOURCE_DATE_EPOCH` is {text:?}, not whole seconds since 1970"))?,
+        None => now
             .duration_since(std::time::UNIX_EPOCH)
             .ok()
             .and_then(|now| u64::try_from(now.as_millis()).ok())
-            .ok_or_else(|| syn::Error::new(here, "`ts` left out and the system clock is before 1970"))?,
+            .ok_or("`ts` left out and the system clock is before 1970")?,
     };
-    Key::Ts.check_range(ms).map_err(|e| syn::Error::new(here, format!("`ts` left out, so the build time: {e}")))
+    Key::Ts
+        .check_range(ms)
+        .map_err(|e| format!("`ts` left out, so the build time ({}): {e}", rfc3339(i128::from(ms))))
 }
 
 /// Unix ms as an RFC 3339 date in UTC with milliseconds, for messages.

@@ -43,14 +43,30 @@ impl Parse for Invocation {
             let eq: Token![=] = input
                 .parse()
                 .map_err(|e| syn::Error::new(e.span(), format!("expected `=` after `{key}`")))?;
-            let mut tokens = TokenStream::new();
-            while !input.is_empty() && !input.peek(Token![,]) {
-                tokens.extend([input.parse::<TokenTree>()?]);
-            }
-            if tokens.is_empty() {
+            if input.is_empty() || input.peek(Token![,]) {
                 return Err(syn::Error::new(eq.span, format!("expected a value for `{key}` after `=`")));
             }
-            args.push(Arg { key, value: Value::classify(tokens) });
+            let mut tokens = TokenStream::new();
+            if input.peek(Token![-]) {
+                tokens.extend([input.parse::<TokenTree>()?]);
+            }
+            if !input.is_empty() && !input.peek(Token![,]) {
+                tokens.extend([input.parse::<TokenTree>()?]);
+            }
+            let value = Value::classify(tokens.clone());
+            if !input.is_empty() && !input.peek(Token![,]) {
+                if !matches!(value, Value::Other(_)) && input.peek(Ident::peek_any) && input.peek2(Token![=]) {
+                    // `dc = 1 machine = 2`: the next argument has begun, so a comma is missing.
+                    return Err(input.error(format!("expected `,` after the value of `{key}`")));
+                }
+                // A name or an expression: keep all of it, for the error that `check` reports.
+                while !input.is_empty() && !input.peek(Token![,]) {
+                    tokens.extend([input.parse::<TokenTree>()?]);
+                }
+                args.push(Arg { key, value: Value::Other(tokens) });
+            } else {
+                args.push(Arg { key, value });
+            }
             if !input.is_empty() {
                 input.parse::<Token![,]>()?;
             }

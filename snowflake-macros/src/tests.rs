@@ -1,1 +1,286 @@
+//! Parse and check on `proc_macro2` tokens, outside the compiler.
 
+use proc_macro2::TokenStream;
+use proptest::prelude::*;
+
+use crate::check::{build_time_from, check, rfc3339};
+use crate::parse::{Invocation, Value};
+
+fn tokens(args: &str) -> TokenStream {
+    format!("[::snowflake_kit] {args}").parse().expect("test input lexes")
+}
+
+fn parse(args: &str) -> syn::Result<Invocation> {
+    syn::parse2(tokens(args))
+}
+
+/// The ID, or every error message in order.
+fn run(args: &str) -> Result<u64, Vec<String>> {
+    let messages = |e: syn::Error| e.into_iter().map(|e| e.to_string()).collect::<Vec<_>>();
+    let call = parse(args).map_err(messages)?;
+    check(&call).map(|id| id.as_u64()).map_err(messages)
+}
+
+fn one_error(args: &str) -> String {
+    let errors = run(args).expect_err(args);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    errors.into_iter().next().unwrap_or_default()
+}
+
+#[test]
+fn parse_keeps_keys_and_literals_in_order() {
+    let call = parse("seq = 0x1, ts = \"2022-06-28T16:07:40.105Z\", dc = -1, machine = X").unwrap();
+    assert_eq!(call.krate.to_string(), ":: snowflake_kit");
+    let keys: Vec<String> = call.args.iter().map(|a| a.key.to_string()).collect();
+    assert_eq!(keys, ["seq", "ts", "dc", "machine"]);
+    assert!(matches!(&call.args[0].value, Value::Lit(syn::Lit::Int(lit)) if lit.base10_digits() == "1"));
+    assert!(matches!(&call.args[1].value, Value::Lit(syn::Lit::Str(_))));
+    assert!(matches!(&call.args[2].value, Value::Negative(_, syn::Lit::Int(_))));
+    assert!(matches!(&call.args[3].value, Value::Other(_)));
+}
+
+#[test]
+fn parse_accepts_trailing_comma_and_nothing() {
+    assert_eq!(parse("dc = 1, machine = 1,").unwrap().args.len(), 2);
+    assert_eq!(parse("").unwrap().args.len(), 0);
+}
+
+#[test]
+fn parse_requires_the_crate_path() {
+    assert!(syn::parse2::<Invocation>("dc = 1".parse().unwrap()).is_err());
+}
+
+#[test]
+fn parse_syntax_errors() {
+    let cases = [
+        ("dc 1", "expected `=` after `dc`"),
+        ("dc =", "expected a value for `dc` after `=`"),
+        ("dc = , machine = 1", "expected a value for `dc` after `=`"),
+        ("dc = 1 machine = 1", "expected `,` after the value of `dc`"),
+        ("1 = 2", "expected an argument such as `dc = 1`"),
+        (", dc = 1", "expected an argument such as `dc = 1`"),
+        ("dc = 1,, machine = 1", "expected an argument such as `dc = 1`"),
+    ];
+    for (args, message) in cases {
+        assert_eq!(parse(args).err().map(|e| e.to_string()).as_deref(), Some(message), "{args}");
+    }
+}
+
+#[test]
+fn known_answers() {
+    assert_eq!(run("ts = 1288834975657, dc = 1, machine = 1, seq = 0"), Ok(4_194_439_168));
+    assert_eq!(
+        run("ts = \"2022-06-28T16:07:40.105Z\", dc = 11, machine = 26"),
+        Ok(1_541_815_603_606_036_480)
+    );
+}
+
+#[test]
+fn keys_in_any_order_and_seq_defaults_to_zero() {
+    assert_eq!(run("machine = 1, seq = 0, dc = 1, ts = 1288834975657"), Ok(4_194_439_168));
+    assert_eq!(run("ts = 1288834975657, machine = 1, dc = 1"), Ok(4_194_439_168));
+}
+
+#[test]
+fn bases_separators_and_suffixes() {
+    for args in [
+        "ts = 0x12C_148D_07A9, dc = 0b1, machine = 0o1, seq = 0",
+        "ts = 1_288_834_975_657u64, dc = 1u8, machine = 1u16, seq = 0u32",
+        "ts = 1288834975657usize, dc = 1u128, machine = 1, seq = 0",
+    ] {
+        assert_eq!(run(args), Ok(4_194_439_168), "{args}");
+    }
+}
+
+#[test]
+fn out_of_range_messages() {
+    let cases = [
+        ("ts = 1288834975657, dc = 32, machine = 1", "`dc`: datacenter 32 is out of range 0..=31 (5 bits)"),
+        ("ts = 1288834975657, dc = 1, machine = 32", "`machine`: machine 32 is out of range 0..=31 (5 bits)"),
+        ("ts = 1288834975657, dc = 1, machine = 1, seq = 4096", "`seq`: sequence 4096 is out of range 0..=4095 (12 bits)"),
+        ("ts = 1288834975657, dc = 256u8, machine = 1", "`dc`: 256 does not fit in `u8`; expected 0..=31"),
+        ("ts = 1288834975657, dc = 1, machine = 1, seq = 65536u16", "`seq`: 65536 does not fit in `u16`; expected 0..=4095"),
+        ("ts = 1288834975657, dc = 1, machine = 1, seq = 4294967296u32", "`seq`: 4294967296 does not fit in `u32`; expected 0..=4095"),
+        ("ts = 18446744073709551616, dc = 1, machine = 1", "`ts`: 18446744073709551616 does not fit in `u64`; expected Unix ms in 1288834974657..=3487858230208, or an RFC 3339 string from 2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z"),
+        ("ts = 3487858230209, dc = 1, machine = 1", "`ts`: timestamp 3487858230209 ms is out of range 1288834974657..=3487858230208 ms: it is after the last one 41 bits hold (2080-07-10T17:30:30.208Z); 3487858230209 ms is 2080-07-10T17:30:30.209Z"),
+    ];
+    for (args, message) in cases {
+        assert_eq!(one_error(args), message, "{args}");
+    }
+}
+
+#[test]
+fn largest_values_pass() {
+    assert_eq!(run("ts = 3487858230208, dc = 31u8, machine = 31, seq = 4095u16"), Ok(i64::MAX as u64));
+    assert_eq!(run("ts = 1288834974657, dc = 0, machine = 0"), Ok(0));
+    assert_eq!(run("ts = 1288834975657, dc = 255u8, machine = 1").map_err(|e| e.len()), Err(1));
+}
+
+#[test]
+fn wrong_kinds_of_value() {
+    let cases = [
+        ("ts = 1288834975657, dc = 1.5, machine = 1", "`dc`: expected an integer literal, found a float `1.5`"),
+        ("ts = 1288834975657, dc = 1e3, machine = 1", "`dc`: expected an integer literal, found a float `1e3`"),
+        ("ts = 1288834975657, dc = 1f32, machine = 1", "`dc`: unexpected suffix `f32`; use none or an unsigned integer type such as `u64`"),
+        ("ts = 1288834975657, dc = 'a', machine = 1", "`dc`: expected an integer literal, found a character `'a'`"),
+        ("ts = 1288834975657, dc = b'a', machine = 1", "`dc`: expected an integer literal, found a byte `b'a'`"),
+        ("ts = 1288834975657, dc = c\"a\", machine = 1", "`dc`: expected an integer literal, found a C string `c\"a\"`"),
+        ("ts = 1288834975657, dc = \"1\", machine = 1", "`dc`: expected an integer literal, found a string `\"1\"`"),
+        ("ts = 1288834975657, dc = -1.5, machine = 1", "`dc`: `-1.5` is negative; expected 0..=31"),
+        ("ts = 1288834975657, dc = -0, machine = 1", "`dc`: `-0` is negative; expected 0..=31"),
+        ("ts = 1288834975657, dc = 1i8, machine = 1", "`dc`: unexpected suffix `i8`; use none or an unsigned integer type such as `u64`"),
+        ("dc = 1, machine = 1, ts = -5", "`ts`: `-5` is negative; expected Unix ms in 1288834974657..=3487858230208, or an RFC 3339 string from 2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z"),
+        ("dc = 1, machine = 1, ts = 'x'", "`ts`: expected an integer literal (Unix ms) or an RFC 3339 string, found a character `'x'`"),
+        ("ts = 1288834975657, dc = true, machine = 1", "`dc`: expected an integer literal, found `true`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`"),
+        ("ts = 1288834975657, dc = consts::DC, machine = 1", "`dc`: expected an integer literal, found `consts :: DC`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`"),
+        ("ts = 1288834975657, dc = (1), machine = 1", "`dc`: expected an integer literal, found `(1)`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`"),
+        ("ts = 1288834975657, dc = -, machine = 1", "`dc`: expected an integer literal, found `-`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`"),
+    ];
+    for (args, message) in cases {
+        assert_eq!(one_error(args), message, "{args}");
+    }
+}
+
+#[test]
+fn dates() {
+    let cases = [
+        ("\"2022-06-28T18:07:40.105+02:00\"", Ok(1_541_815_603_606_036_480)),
+        ("\"2022-06-28T16:07:40.105000Z\"", Ok(1_541_815_603_606_036_480)),
+        ("\"2010-11-04T01:42:54.657Z\"", Ok(11 << 17 | 26 << 12)),
+    ];
+    for (ts, expected) in cases {
+        assert_eq!(run(&format!("ts = {ts}, dc = 11, machine = 26")), expected, "{ts}");
+    }
+}
+
+#[test]
+fn date_errors() {
+    let cases = [
+        ("\"2022-06-28T16:07:40.1051Z\"", "`ts`: \"2022-06-28T16:07:40.1051Z\" is finer than a millisecond; snowflake timestamps are whole milliseconds"),
+        ("\"2022-06-28\"", "`ts`: \"2022-06-28\" is not an RFC 3339 date (the 'separator' component could not be parsed); expected e.g. \"2022-06-28T16:07:40.105Z\""),
+        ("\"yesterday\"", "`ts`: \"yesterday\" is not an RFC 3339 date (the 'year' component could not be parsed); expected e.g. \"2022-06-28T16:07:40.105Z\""),
+        ("\"2022-06-28T16:07:40Z\"x", "`ts`: unexpected suffix `x` on the date"),
+        ("\"2010-11-04T01:42:54.656Z\"", "`ts`: timestamp 1288834974656 ms is out of range 1288834974657..=3487858230208 ms: it is before the Twitter epoch (2010-11-04T01:42:54.657Z); \"2010-11-04T01:42:54.656Z\" is 1288834974656 ms"),
+        ("\"1969-12-31T23:59:59.999Z\"", "`ts`: \"1969-12-31T23:59:59.999Z\" is -1 ms, before the Twitter epoch (2010-11-04T01:42:54.657Z); expected Unix ms in 1288834974657..=3487858230208, or an RFC 3339 string from 2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z"),
+    ];
+    for (ts, message) in cases {
+        assert_eq!(one_error(&format!("ts = {ts}, dc = 1, machine = 1")), message, "{ts}");
+    }
+}
+
+#[test]
+fn key_errors_are_all_reported_in_order() {
+    let errors = run("dcc = 1, seq = 1, seq = 2, ts = 1288834975657, ts = 1").unwrap_err();
+    assert_eq!(
+        errors,
+        [
+            "unknown argument `dcc`, expected `ts`, `dc`, `machine` or `seq`",
+            "duplicate argument `seq`",
+            "duplicate argument `ts`",
+            "missing argument `dc`",
+            "missing argument `machine`",
+        ]
+    );
+}
+
+#[test]
+fn value_errors_are_all_reported_in_order() {
+    let errors = run("ts = 5, dc = 32, machine = 40, seq = -1").unwrap_err();
+    assert_eq!(errors.len(), 4, "{errors:#?}");
+    assert!(errors[0].starts_with("`ts`: timestamp 5 ms is out of range"));
+    assert!(errors[1].starts_with("`dc`: datacenter 32"));
+    assert!(errors[2].starts_with("`machine`: machine 40"));
+    assert!(errors[3].starts_with("`seq`: `-1` is negative"));
+}
+
+#[test]
+fn build_time_from_source_date_epoch() {
+    let now = std::time::SystemTime::now();
+    assert_eq!(build_time_from(Some("1656432460"), now), Ok(1_656_432_460_000));
+    assert_eq!(build_time_from(Some(" 1656432460\n"), now), Ok(1_656_432_460_000));
+    assert_eq!(
+        build_time_from(Some("1656432460.5"), now),
+        Err("`ts` left out and `SOURCE_DATE_EPOCH` is \"1656432460.5\", not whole seconds since 1970".to_owned())
+    );
+    assert!(build_time_from(Some("-1"), now).is_err());
+    assert!(build_time_from(Some("18446744073709551615"), now).is_err());
+    assert_eq!(
+        build_time_from(Some("1000"), now),
+        Err("`ts` left out, so the build time (1970-01-01T00:16:40.000Z): timestamp 1000000 ms is out of range \
+             1288834974657..=3487858230208 ms: it is before the Twitter epoch (2010-11-04T01:42:54.657Z)"
+            .to_owned())
+    );
+}
+
+#[test]
+fn build_time_from_clock() {
+    let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_656_432_460_105);
+    assert_eq!(build_time_from(None, at), Ok(1_656_432_460_105));
+    let before_1970 = std::time::UNIX_EPOCH - std::time::Duration::from_secs(1);
+    assert!(build_time_from(None, before_1970).is_err());
+}
+
+#[test]
+fn rfc3339_for_messages() {
+    assert_eq!(rfc3339(1_288_834_974_657), "2010-11-04T01:42:54.657Z");
+    assert_eq!(rfc3339(3_487_858_230_208), "2080-07-10T17:30:30.208Z");
+    assert_eq!(rfc3339(-1), "1969-12-31T23:59:59.999Z");
+    assert_eq!(rfc3339(i128::from(u64::MAX)), "a date outside years -9999..=9999");
+}
+
+#[test]
+fn expansion_names_the_given_crate_path() {
+    let out = crate::snowflake(tokens("ts = 1288834975657, dc = 1, machine = 1")).to_string();
+    assert_eq!(
+        out,
+        ":: snowflake_kit :: __private :: BakedSnowflake :: __from_checked (4194439168u64 , \
+         \"0 00000000000000000000000000000001111101000 00001 00001 000000000000\")"
+    );
+}
+
+#[test]
+fn errors_expand_to_one_block_of_compile_errors() {
+    let out = crate::snowflake(tokens("dc = 32, machine = 40")).to_string();
+    assert!(out.starts_with("{ :: core :: compile_error ! {"), "{out}");
+    assert_eq!(out.matches("compile_error").count(), 2, "{out}");
+}
+
+/// Pieces from which random invocations are built: valid and invalid, balanced or not.
+const FRAGMENTS: &[&str] = &[
+    "ts", "dc", "machine", "seq", "node", "=", ",", "-", "+", "0", "1", "31", "32", "4095", "4096",
+    "1288834975657", "99999999999999999999999999", "0x1F", "1u8", "300u8", "1i32", "1.5", "1e9",
+    "\"2022-06-28T16:07:40.105Z\"", "\"2022-02-30T00:00:00Z\"", "\"x\"", "'c'", "b\"b\"", "true",
+    "X", "::", "(", ")", "[", "]", "{", "}", ";", "#", "$", "@", "'a", "r#type", "type",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3_000))]
+
+    /// Whatever it is given, the macro returns tokens (an expansion or errors), never panics.
+    #[test]
+    fn never_panics(pieces in prop::collection::vec(prop::sample::select(FRAGMENTS), 0..24)) {
+        let text = pieces.join(" ");
+        if let Ok(args) = text.parse::<TokenStream>() {
+            let out = crate::snowflake(quote::quote!([::snowflake_kit] #args));
+            prop_assert!(!out.is_empty());
+        }
+        // Without the leading path, too.
+        if let Ok(raw) = text.parse::<TokenStream>() {
+            let out = crate::snowflake(raw);
+            prop_assert!(!out.is_empty());
+        }
+    }
+
+    /// Any valid combination expands, to the ID that `compose` gives.
+    #[test]
+    fn agrees_with_compose(
+        ts in snowflake_runtime::TWITTER_EPOCH_MS..=snowflake_runtime::MAX_TIMESTAMP_MS,
+        dc in 0..=31_u64,
+        machine in 0..=31_u64,
+        seq in 0..=4095_u64,
+    ) {
+        let expected = snowflake_runtime::compose(ts, dc, machine, seq).unwrap().as_u64();
+        prop_assert_eq!(run(&format!("ts = {ts}, dc = {dc}, machine = {machine}, seq = {seq}")), Ok(expected));
+        prop_assert_eq!(run(&format!("seq = {seq:#x}, machine = {machine:#b}, dc = {dc:#o}, ts = {ts}u64")), Ok(expected));
+    }
+}

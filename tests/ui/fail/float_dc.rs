@@ -1,0 +1,4 @@
+// A float is not an id.
+use snowflake_kit::snowflake;
+const ID: u64 = snowflake!(ts = 1288834975657, dc = 1.0, machine = 1).id;
+fn main() {}

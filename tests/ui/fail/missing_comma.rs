@@ -1,0 +1,4 @@
+// Two arguments without a comma between them.
+use snowflake_kit::snowflake;
+const ID: u64 = snowflake!(ts = 1288834975657, dc = 1 machine = 1).id;
+fn main() {}

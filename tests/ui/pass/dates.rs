@@ -1,0 +1,14 @@
+// RFC 3339 with `Z` or an offset, with or without milliseconds, all give the same instant.
+use snowflake_kit::snowflake;
+
+fn main() {
+    const TWEET: u64 = 1541815603606036480;
+    assert_eq!(snowflake!(ts = "2022-06-28T16:07:40.105Z", dc = 11, machine = 26).id, TWEET);
+    assert_eq!(snowflake!(ts = "2022-06-28T18:07:40.105+02:00", dc = 11, machine = 26).id, TWEET);
+    assert_eq!(snowflake!(ts = "2022-06-28T11:37:40.105-04:30", dc = 11, machine = 26).id, TWEET);
+    assert_eq!(snowflake!(ts = "2022-06-28T16:07:40.105000Z", dc = 11, machine = 26).id, TWEET);
+    assert_eq!(snowflake!(ts = r"2022-06-28T16:07:40.105Z", dc = 11, machine = 26).id, TWEET);
+    assert_eq!(snowflake!(ts = 1656432460105, dc = 11, machine = 26).id, TWEET);
+    let whole_second = snowflake!(ts = "2022-06-28T16:07:40Z", dc = 11, machine = 26);
+    assert_eq!(whole_second.parts().timestamp_ms, 1656432460000);
+}
