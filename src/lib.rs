@@ -63,7 +63,7 @@ macro_rules! snowflake {
 // What `snowflake!` expansions refer to. Not API; may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use snowflake_runtime::BakedSnowflake;
     #[cfg(feature = "macros")]
     pub use snowflake_macros::snowflake_impl;
+    pub use snowflake_runtime::BakedSnowflake;
 }

@@ -97,7 +97,10 @@ pub(crate) fn check(call: &Invocation) -> syn::Result<Snowflake> {
                 format!("unknown argument `{name}`, expected `ts`, `dc`, `machine` or `seq`"),
             )),
             Some(key) if values[key as usize].is_some() => {
-                errors.push(syn::Error::new(arg.key.span(), format!("duplicate argument `{name}`")));
+                errors.push(syn::Error::new(
+                    arg.key.span(),
+                    format!("duplicate argument `{name}`"),
+                ));
             }
             Some(key) => {
                 let value = match key {
@@ -124,7 +127,10 @@ pub(crate) fn check(call: &Invocation) -> syn::Result<Snowflake> {
     match (ts, dc, machine, seq) {
         (Some(ts), Some(dc), Some(machine), Some(seq)) => compose(ts, dc, machine, seq)
             .map_err(|e| syn::Error::new(Span::call_site(), format!("internal error: {e}"))),
-        _ => Err(syn::Error::new(Span::call_site(), "internal error: a field has neither a value nor an error")),
+        _ => Err(syn::Error::new(
+            Span::call_site(),
+            "internal error: a field has neither a value nor an error",
+        )),
     }
 }
 
@@ -139,7 +145,11 @@ fn integer_field(key: Key, value: &Value) -> syn::Result<u64> {
         Value::Lit(Lit::Int(lit)) => lit,
         Value::Negative(tokens, lit @ (Lit::Int(_) | Lit::Float(_))) => {
             let written = lit.to_token_stream();
-            return Err(error(tokens, key, format!("`-{written}` is negative; {}", key.allowed())));
+            return Err(error(
+                tokens,
+                key,
+                format!("`-{written}` is negative; {}", key.allowed()),
+            ));
         }
         Value::Lit(lit) | Value::Negative(_, lit) => {
             let kind = match lit {
@@ -157,7 +167,11 @@ fn integer_field(key: Key, value: &Value) -> syn::Result<u64> {
                 "an integer literal"
             };
             let written = value.to_token_stream();
-            return Err(error(value, key, format!("expected {wanted}, found {kind} `{written}`")));
+            return Err(error(
+                value,
+                key,
+                format!("expected {wanted}, found {kind} `{written}`"),
+            ));
         }
         Value::Other(tokens) => {
             return Err(error(
@@ -172,16 +186,28 @@ fn integer_field(key: Key, value: &Value) -> syn::Result<u64> {
     };
     let value = unsigned(key, lit)?;
     key.check_range(value).map_err(|e| match e {
-        ComposeError::TimestampBeforeEpoch(ms) | ComposeError::TimestampAfterMax(ms) => {
-            error(lit, key, format!("{e}; {ms} ms is {}", rfc3339(i128::from(ms))))
-        }
+        ComposeError::TimestampBeforeEpoch(ms) | ComposeError::TimestampAfterMax(ms) => error(
+            lit,
+            key,
+            format!("{e}; {ms} ms is {}", rfc3339(i128::from(ms))),
+        ),
         _ => error(lit, key, e),
     })
 }
 
 /// The value of an integer literal, honouring its suffix: `300u8` is an error, as it is in Rust.
 fn unsigned(key: Key, lit: &LitInt) -> syn::Result<u64> {
-    let too_large = |ty: &str| error(lit, key, format!("{} does not fit in `{ty}`; {}", lit.base10_digits(), key.allowed()));
+    let too_large = |ty: &str| {
+        error(
+            lit,
+            key,
+            format!(
+                "{} does not fit in `{ty}`; {}",
+                lit.base10_digits(),
+                key.allowed()
+            ),
+        )
+    };
     let bits = match lit.suffix() {
         "" | "u64" | "u128" | "usize" => 64,
         "u8" => 8,
@@ -191,7 +217,9 @@ fn unsigned(key: Key, lit: &LitInt) -> syn::Result<u64> {
             return Err(error(
                 lit,
                 key,
-                format!("unexpected suffix `{suffix}`; use none or an unsigned integer type such as `u64`"),
+                format!(
+                    "unexpected suffix `{suffix}`; use none or an unsigned integer type such as `u64`"
+                ),
             ));
         }
     };
@@ -214,17 +242,29 @@ fn timestamp(value: &Value) -> syn::Result<u64> {
 fn date(lit: &LitStr) -> syn::Result<u64> {
     let text = lit.value();
     if !lit.suffix().is_empty() {
-        return Err(error(lit, Key::Ts, format!("unexpected suffix `{}` on the date", lit.suffix())));
+        return Err(error(
+            lit,
+            Key::Ts,
+            format!("unexpected suffix `{}` on the date", lit.suffix()),
+        ));
     }
     let date = OffsetDateTime::parse(&text, &Rfc3339).map_err(|e| {
-        error(lit, Key::Ts, format!("{text:?} is not an RFC 3339 date ({e}); expected e.g. \"2022-06-28T16:07:40.105Z\""))
+        error(
+            lit,
+            Key::Ts,
+            format!(
+                "{text:?} is not an RFC 3339 date ({e}); expected e.g. \"2022-06-28T16:07:40.105Z\""
+            ),
+        )
     })?;
     let nanos = date.unix_timestamp_nanos();
     if nanos % 1_000_000 != 0 {
         return Err(error(
             lit,
             Key::Ts,
-            format!("{text:?} is finer than a millisecond; snowflake timestamps are whole milliseconds"),
+            format!(
+                "{text:?} is finer than a millisecond; snowflake timestamps are whole milliseconds"
+            ),
         ));
     }
     let ms = nanos.div_euclid(1_000_000);
@@ -250,7 +290,10 @@ fn build_time() -> syn::Result<u64> {
 }
 
 /// [`build_time`] with its inputs passed in, for tests.
-pub(crate) fn build_time_from(source_date_epoch: Option<&str>, now: std::time::SystemTime) -> Result<u64, String> {
+pub(crate) fn build_time_from(
+    source_date_epoch: Option<&str>,
+    now: std::time::SystemTime,
+) -> Result<u64, String> {
     let ms = match source_date_epoch {
         Some(text) => text
             .trim()
@@ -264,9 +307,12 @@ pub(crate) fn build_time_from(source_date_epoch: Option<&str>, now: std::time::S
             .and_then(|now| u64::try_from(now.as_millis()).ok())
             .ok_or("`ts` left out and the system clock is before 1970")?,
     };
-    Key::Ts
-        .check_range(ms)
-        .map_err(|e| format!("`ts` left out, so the build time ({}): {e}", rfc3339(i128::from(ms))))
+    Key::Ts.check_range(ms).map_err(|e| {
+        format!(
+            "`ts` left out, so the build time ({}): {e}",
+            rfc3339(i128::from(ms))
+        )
+    })
 }
 
 /// Unix ms as an RFC 3339 date in UTC with milliseconds, for messages.

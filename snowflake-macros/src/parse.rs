@@ -44,7 +44,10 @@ impl Parse for Invocation {
                 .parse()
                 .map_err(|e| syn::Error::new(e.span(), format!("expected `=` after `{key}`")))?;
             if input.is_empty() || input.peek(Token![,]) {
-                return Err(syn::Error::new(eq.span, format!("expected a value for `{key}` after `=`")));
+                return Err(syn::Error::new(
+                    eq.span,
+                    format!("expected a value for `{key}` after `=`"),
+                ));
             }
             let mut tokens = TokenStream::new();
             if input.peek(Token![-]) {
@@ -55,7 +58,10 @@ impl Parse for Invocation {
             }
             let value = Value::classify(tokens.clone());
             if !input.is_empty() && !input.peek(Token![,]) {
-                if !matches!(value, Value::Other(_)) && input.peek(Ident::peek_any) && input.peek2(Token![=]) {
+                if !matches!(value, Value::Other(_))
+                    && input.peek(Ident::peek_any)
+                    && input.peek2(Token![=])
+                {
                     // `dc = 1 machine = 2`: the next argument has begun, so a comma is missing.
                     return Err(input.error(format!("expected `,` after the value of `{key}`")));
                 }
@@ -63,7 +69,10 @@ impl Parse for Invocation {
                 while !input.is_empty() && !input.peek(Token![,]) {
                     tokens.extend([input.parse::<TokenTree>()?]);
                 }
-                args.push(Arg { key, value: Value::Other(tokens) });
+                args.push(Arg {
+                    key,
+                    value: Value::Other(tokens),
+                });
             } else {
                 args.push(Arg { key, value });
             }
@@ -80,7 +89,9 @@ impl Value {
         let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
         match trees.as_slice() {
             // A `$x:literal` or `$x:expr` from a caller's own macro arrives in an invisible group.
-            [TokenTree::Group(g)] if g.delimiter() == Delimiter::None => Value::classify(g.stream()),
+            [TokenTree::Group(g)] if g.delimiter() == Delimiter::None => {
+                Value::classify(g.stream())
+            }
             [TokenTree::Literal(lit)] => Value::Lit(Lit::new(lit.clone())),
             [TokenTree::Punct(minus), rest @ ..] if minus.as_char() == '-' => {
                 match Value::classify(rest.iter().cloned().collect()) {

@@ -7,7 +7,9 @@ use crate::check::{build_time_from, check, rfc3339};
 use crate::parse::{Invocation, Value};
 
 fn tokens(args: &str) -> TokenStream {
-    format!("[::snowflake_kit] {args}").parse().expect("test input lexes")
+    format!("[::snowflake_kit] {args}")
+        .parse()
+        .expect("test input lexes")
 }
 
 fn parse(args: &str) -> syn::Result<Invocation> {
@@ -18,7 +20,7 @@ fn parse(args: &str) -> syn::Result<Invocation> {
 fn run(args: &str) -> Result<u64, Vec<String>> {
     let messages = |e: syn::Error| e.into_iter().map(|e| e.to_string()).collect::<Vec<_>>();
     let call = parse(args).map_err(messages)?;
-    check(&call).map(|id| id.as_u64()).map_err(messages)
+    check(&call).map(snowflake_runtime::Snowflake::as_u64).map_err(messages)
 }
 
 fn one_error(args: &str) -> String {
@@ -33,9 +35,14 @@ fn parse_keeps_keys_and_literals_in_order() {
     assert_eq!(call.krate.to_string(), ":: snowflake_kit");
     let keys: Vec<String> = call.args.iter().map(|a| a.key.to_string()).collect();
     assert_eq!(keys, ["seq", "ts", "dc", "machine"]);
-    assert!(matches!(&call.args[0].value, Value::Lit(syn::Lit::Int(lit)) if lit.base10_digits() == "1"));
+    assert!(
+        matches!(&call.args[0].value, Value::Lit(syn::Lit::Int(lit)) if lit.base10_digits() == "1")
+    );
     assert!(matches!(&call.args[1].value, Value::Lit(syn::Lit::Str(_))));
-    assert!(matches!(&call.args[2].value, Value::Negative(_, syn::Lit::Int(_))));
+    assert!(matches!(
+        &call.args[2].value,
+        Value::Negative(_, syn::Lit::Int(_))
+    ));
     assert!(matches!(&call.args[3].value, Value::Other(_)));
 }
 
@@ -59,16 +66,26 @@ fn parse_syntax_errors() {
         ("dc = 1 machine = 1", "expected `,` after the value of `dc`"),
         ("1 = 2", "expected an argument such as `dc = 1`"),
         (", dc = 1", "expected an argument such as `dc = 1`"),
-        ("dc = 1,, machine = 1", "expected an argument such as `dc = 1`"),
+        (
+            "dc = 1,, machine = 1",
+            "expected an argument such as `dc = 1`",
+        ),
     ];
     for (args, message) in cases {
-        assert_eq!(parse(args).err().map(|e| e.to_string()).as_deref(), Some(message), "{args}");
+        assert_eq!(
+            parse(args).err().map(|e| e.to_string()).as_deref(),
+            Some(message),
+            "{args}"
+        );
     }
 }
 
 #[test]
 fn known_answers() {
-    assert_eq!(run("ts = 1288834975657, dc = 1, machine = 1, seq = 0"), Ok(4_194_439_168));
+    assert_eq!(
+        run("ts = 1288834975657, dc = 1, machine = 1, seq = 0"),
+        Ok(4_194_439_168)
+    );
     assert_eq!(
         run("ts = \"2022-06-28T16:07:40.105Z\", dc = 11, machine = 26"),
         Ok(1_541_815_603_606_036_480)
@@ -77,8 +94,14 @@ fn known_answers() {
 
 #[test]
 fn keys_in_any_order_and_seq_defaults_to_zero() {
-    assert_eq!(run("machine = 1, seq = 0, dc = 1, ts = 1288834975657"), Ok(4_194_439_168));
-    assert_eq!(run("ts = 1288834975657, machine = 1, dc = 1"), Ok(4_194_439_168));
+    assert_eq!(
+        run("machine = 1, seq = 0, dc = 1, ts = 1288834975657"),
+        Ok(4_194_439_168)
+    );
+    assert_eq!(
+        run("ts = 1288834975657, machine = 1, dc = 1"),
+        Ok(4_194_439_168)
+    );
 }
 
 #[test]
@@ -95,14 +118,38 @@ fn bases_separators_and_suffixes() {
 #[test]
 fn out_of_range_messages() {
     let cases = [
-        ("ts = 1288834975657, dc = 32, machine = 1", "`dc`: datacenter 32 is out of range 0..=31 (5 bits)"),
-        ("ts = 1288834975657, dc = 1, machine = 32", "`machine`: machine 32 is out of range 0..=31 (5 bits)"),
-        ("ts = 1288834975657, dc = 1, machine = 1, seq = 4096", "`seq`: sequence 4096 is out of range 0..=4095 (12 bits)"),
-        ("ts = 1288834975657, dc = 256u8, machine = 1", "`dc`: 256 does not fit in `u8`; expected 0..=31"),
-        ("ts = 1288834975657, dc = 1, machine = 1, seq = 65536u16", "`seq`: 65536 does not fit in `u16`; expected 0..=4095"),
-        ("ts = 1288834975657, dc = 1, machine = 1, seq = 4294967296u32", "`seq`: 4294967296 does not fit in `u32`; expected 0..=4095"),
-        ("ts = 18446744073709551616, dc = 1, machine = 1", "`ts`: 18446744073709551616 does not fit in `u64`; expected Unix ms in 1288834974657..=3487858230208, or an RFC 3339 string from 2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z"),
-        ("ts = 3487858230209, dc = 1, machine = 1", "`ts`: timestamp 3487858230209 ms is out of range 1288834974657..=3487858230208 ms: it is after the last one 41 bits hold (2080-07-10T17:30:30.208Z); 3487858230209 ms is 2080-07-10T17:30:30.209Z"),
+        (
+            "ts = 1288834975657, dc = 32, machine = 1",
+            "`dc`: datacenter 32 is out of range 0..=31 (5 bits)",
+        ),
+        (
+            "ts = 1288834975657, dc = 1, machine = 32",
+            "`machine`: machine 32 is out of range 0..=31 (5 bits)",
+        ),
+        (
+            "ts = 1288834975657, dc = 1, machine = 1, seq = 4096",
+            "`seq`: sequence 4096 is out of range 0..=4095 (12 bits)",
+        ),
+        (
+            "ts = 1288834975657, dc = 256u8, machine = 1",
+            "`dc`: 256 does not fit in `u8`; expected 0..=31",
+        ),
+        (
+            "ts = 1288834975657, dc = 1, machine = 1, seq = 65536u16",
+            "`seq`: 65536 does not fit in `u16`; expected 0..=4095",
+        ),
+        (
+            "ts = 1288834975657, dc = 1, machine = 1, seq = 4294967296u32",
+            "`seq`: 4294967296 does not fit in `u32`; expected 0..=4095",
+        ),
+        (
+            "ts = 18446744073709551616, dc = 1, machine = 1",
+            "`ts`: 18446744073709551616 does not fit in `u64`; expected Unix ms in 1288834974657..=3487858230208, or an RFC 3339 string from 2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z",
+        ),
+        (
+            "ts = 3487858230209, dc = 1, machine = 1",
+            "`ts`: timestamp 3487858230209 ms is out of range 1288834974657..=3487858230208 ms: it is after the last one 41 bits hold (2080-07-10T17:30:30.208Z); 3487858230209 ms is 2080-07-10T17:30:30.209Z",
+        ),
     ];
     for (args, message) in cases {
         assert_eq!(one_error(args), message, "{args}");
@@ -111,30 +158,84 @@ fn out_of_range_messages() {
 
 #[test]
 fn largest_values_pass() {
-    assert_eq!(run("ts = 3487858230208, dc = 31u8, machine = 31, seq = 4095u16"), Ok(i64::MAX as u64));
+    assert_eq!(
+        run("ts = 3487858230208, dc = 31u8, machine = 31, seq = 4095u16"),
+        Ok(i64::MAX as u64)
+    );
     assert_eq!(run("ts = 1288834974657, dc = 0, machine = 0"), Ok(0));
-    assert_eq!(run("ts = 1288834975657, dc = 255u8, machine = 1").map_err(|e| e.len()), Err(1));
+    assert_eq!(
+        run("ts = 1288834975657, dc = 255u8, machine = 1").map_err(|e| e.len()),
+        Err(1)
+    );
 }
 
 #[test]
 fn wrong_kinds_of_value() {
     let cases = [
-        ("ts = 1288834975657, dc = 1.5, machine = 1", "`dc`: expected an integer literal, found a float `1.5`"),
-        ("ts = 1288834975657, dc = 1e3, machine = 1", "`dc`: expected an integer literal, found a float `1e3`"),
-        ("ts = 1288834975657, dc = 1f32, machine = 1", "`dc`: unexpected suffix `f32`; use none or an unsigned integer type such as `u64`"),
-        ("ts = 1288834975657, dc = 'a', machine = 1", "`dc`: expected an integer literal, found a character `'a'`"),
-        ("ts = 1288834975657, dc = b'a', machine = 1", "`dc`: expected an integer literal, found a byte `b'a'`"),
-        ("ts = 1288834975657, dc = c\"a\", machine = 1", "`dc`: expected an integer literal, found a C string `c\"a\"`"),
-        ("ts = 1288834975657, dc = \"1\", machine = 1", "`dc`: expected an integer literal, found a string `\"1\"`"),
-        ("ts = 1288834975657, dc = -1.5, machine = 1", "`dc`: `-1.5` is negative; expected 0..=31"),
-        ("ts = 1288834975657, dc = -0, machine = 1", "`dc`: `-0` is negative; expected 0..=31"),
-        ("ts = 1288834975657, dc = 1i8, machine = 1", "`dc`: unexpected suffix `i8`; use none or an unsigned integer type such as `u64`"),
-        ("dc = 1, machine = 1, ts = -5", "`ts`: `-5` is negative; expected Unix ms in 1288834974657..=3487858230208, or an RFC 3339 string from 2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z"),
-        ("dc = 1, machine = 1, ts = 'x'", "`ts`: expected an integer literal (Unix ms) or an RFC 3339 string, found a character `'x'`"),
-        ("ts = 1288834975657, dc = true, machine = 1", "`dc`: expected an integer literal, found `true`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`"),
-        ("ts = 1288834975657, dc = consts::DC, machine = 1", "`dc`: expected an integer literal, found `consts :: DC`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`"),
-        ("ts = 1288834975657, dc = (1), machine = 1", "`dc`: expected an integer literal, found `(1)`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`"),
-        ("ts = 1288834975657, dc = -, machine = 1", "`dc`: expected an integer literal, found `-`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`"),
+        (
+            "ts = 1288834975657, dc = 1.5, machine = 1",
+            "`dc`: expected an integer literal, found a float `1.5`",
+        ),
+        (
+            "ts = 1288834975657, dc = 1e3, machine = 1",
+            "`dc`: expected an integer literal, found a float `1e3`",
+        ),
+        (
+            "ts = 1288834975657, dc = 1f32, machine = 1",
+            "`dc`: unexpected suffix `f32`; use none or an unsigned integer type such as `u64`",
+        ),
+        (
+            "ts = 1288834975657, dc = 'a', machine = 1",
+            "`dc`: expected an integer literal, found a character `'a'`",
+        ),
+        (
+            "ts = 1288834975657, dc = b'a', machine = 1",
+            "`dc`: expected an integer literal, found a byte `b'a'`",
+        ),
+        (
+            "ts = 1288834975657, dc = c\"a\", machine = 1",
+            "`dc`: expected an integer literal, found a C string `c\"a\"`",
+        ),
+        (
+            "ts = 1288834975657, dc = \"1\", machine = 1",
+            "`dc`: expected an integer literal, found a string `\"1\"`",
+        ),
+        (
+            "ts = 1288834975657, dc = -1.5, machine = 1",
+            "`dc`: `-1.5` is negative; expected 0..=31",
+        ),
+        (
+            "ts = 1288834975657, dc = -0, machine = 1",
+            "`dc`: `-0` is negative; expected 0..=31",
+        ),
+        (
+            "ts = 1288834975657, dc = 1i8, machine = 1",
+            "`dc`: unexpected suffix `i8`; use none or an unsigned integer type such as `u64`",
+        ),
+        (
+            "dc = 1, machine = 1, ts = -5",
+            "`ts`: `-5` is negative; expected Unix ms in 1288834974657..=3487858230208, or an RFC 3339 string from 2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z",
+        ),
+        (
+            "dc = 1, machine = 1, ts = 'x'",
+            "`ts`: expected an integer literal (Unix ms) or an RFC 3339 string, found a character `'x'`",
+        ),
+        (
+            "ts = 1288834975657, dc = true, machine = 1",
+            "`dc`: expected an integer literal, found `true`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`",
+        ),
+        (
+            "ts = 1288834975657, dc = consts::DC, machine = 1",
+            "`dc`: expected an integer literal, found `consts :: DC`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`",
+        ),
+        (
+            "ts = 1288834975657, dc = (1), machine = 1",
+            "`dc`: expected an integer literal, found `(1)`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`",
+        ),
+        (
+            "ts = 1288834975657, dc = -, machine = 1",
+            "`dc`: expected an integer literal, found `-`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`",
+        ),
     ];
     for (args, message) in cases {
         assert_eq!(one_error(args), message, "{args}");
@@ -144,27 +245,59 @@ fn wrong_kinds_of_value() {
 #[test]
 fn dates() {
     let cases = [
-        ("\"2022-06-28T18:07:40.105+02:00\"", Ok(1_541_815_603_606_036_480)),
-        ("\"2022-06-28T16:07:40.105000Z\"", Ok(1_541_815_603_606_036_480)),
+        (
+            "\"2022-06-28T18:07:40.105+02:00\"",
+            Ok(1_541_815_603_606_036_480),
+        ),
+        (
+            "\"2022-06-28T16:07:40.105000Z\"",
+            Ok(1_541_815_603_606_036_480),
+        ),
         ("\"2010-11-04T01:42:54.657Z\"", Ok(11 << 17 | 26 << 12)),
     ];
     for (ts, expected) in cases {
-        assert_eq!(run(&format!("ts = {ts}, dc = 11, machine = 26")), expected, "{ts}");
+        assert_eq!(
+            run(&format!("ts = {ts}, dc = 11, machine = 26")),
+            expected,
+            "{ts}"
+        );
     }
 }
 
 #[test]
 fn date_errors() {
     let cases = [
-        ("\"2022-06-28T16:07:40.1051Z\"", "`ts`: \"2022-06-28T16:07:40.1051Z\" is finer than a millisecond; snowflake timestamps are whole milliseconds"),
-        ("\"2022-06-28\"", "`ts`: \"2022-06-28\" is not an RFC 3339 date (the 'separator' component could not be parsed); expected e.g. \"2022-06-28T16:07:40.105Z\""),
-        ("\"yesterday\"", "`ts`: \"yesterday\" is not an RFC 3339 date (the 'year' component could not be parsed); expected e.g. \"2022-06-28T16:07:40.105Z\""),
-        ("\"2022-06-28T16:07:40Z\"x", "`ts`: unexpected suffix `x` on the date"),
-        ("\"2010-11-04T01:42:54.656Z\"", "`ts`: timestamp 1288834974656 ms is out of range 1288834974657..=3487858230208 ms: it is before the Twitter epoch (2010-11-04T01:42:54.657Z); \"2010-11-04T01:42:54.656Z\" is 1288834974656 ms"),
-        ("\"1969-12-31T23:59:59.999Z\"", "`ts`: \"1969-12-31T23:59:59.999Z\" is -1 ms, before the Twitter epoch (2010-11-04T01:42:54.657Z); expected Unix ms in 1288834974657..=3487858230208, or an RFC 3339 string from 2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z"),
+        (
+            "\"2022-06-28T16:07:40.1051Z\"",
+            "`ts`: \"2022-06-28T16:07:40.1051Z\" is finer than a millisecond; snowflake timestamps are whole milliseconds",
+        ),
+        (
+            "\"2022-06-28\"",
+            "`ts`: \"2022-06-28\" is not an RFC 3339 date (the 'separator' component could not be parsed); expected e.g. \"2022-06-28T16:07:40.105Z\"",
+        ),
+        (
+            "\"yesterday\"",
+            "`ts`: \"yesterday\" is not an RFC 3339 date (the 'year' component could not be parsed); expected e.g. \"2022-06-28T16:07:40.105Z\"",
+        ),
+        (
+            "\"2022-06-28T16:07:40Z\"x",
+            "`ts`: unexpected suffix `x` on the date",
+        ),
+        (
+            "\"2010-11-04T01:42:54.656Z\"",
+            "`ts`: timestamp 1288834974656 ms is out of range 1288834974657..=3487858230208 ms: it is before the Twitter epoch (2010-11-04T01:42:54.657Z); \"2010-11-04T01:42:54.656Z\" is 1288834974656 ms",
+        ),
+        (
+            "\"1969-12-31T23:59:59.999Z\"",
+            "`ts`: \"1969-12-31T23:59:59.999Z\" is -1 ms, before the Twitter epoch (2010-11-04T01:42:54.657Z); expected Unix ms in 1288834974657..=3487858230208, or an RFC 3339 string from 2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z",
+        ),
     ];
     for (ts, message) in cases {
-        assert_eq!(one_error(&format!("ts = {ts}, dc = 1, machine = 1")), message, "{ts}");
+        assert_eq!(
+            one_error(&format!("ts = {ts}, dc = 1, machine = 1")),
+            message,
+            "{ts}"
+        );
     }
 }
 
@@ -196,8 +329,14 @@ fn value_errors_are_all_reported_in_order() {
 #[test]
 fn build_time_from_source_date_epoch() {
     let now = std::time::SystemTime::now();
-    assert_eq!(build_time_from(Some("1656432460"), now), Ok(1_656_432_460_000));
-    assert_eq!(build_time_from(Some(" 1656432460\n"), now), Ok(1_656_432_460_000));
+    assert_eq!(
+        build_time_from(Some("1656432460"), now),
+        Ok(1_656_432_460_000)
+    );
+    assert_eq!(
+        build_time_from(Some(" 1656432460\n"), now),
+        Ok(1_656_432_460_000)
+    );
     assert_eq!(
         build_time_from(Some("1656432460.5"), now),
         Err("`ts` left out and `SOURCE_DATE_EPOCH` is \"1656432460.5\", not whole seconds since 1970".to_owned())
@@ -225,7 +364,10 @@ fn rfc3339_for_messages() {
     assert_eq!(rfc3339(1_288_834_974_657), "2010-11-04T01:42:54.657Z");
     assert_eq!(rfc3339(3_487_858_230_208), "2080-07-10T17:30:30.208Z");
     assert_eq!(rfc3339(-1), "1969-12-31T23:59:59.999Z");
-    assert_eq!(rfc3339(i128::from(u64::MAX)), "a date outside years -9999..=9999");
+    assert_eq!(
+        rfc3339(i128::from(u64::MAX)),
+        "a date outside years -9999..=9999"
+    );
 }
 
 #[test]
@@ -247,10 +389,50 @@ fn errors_expand_to_one_block_of_compile_errors() {
 
 /// Pieces from which random invocations are built: valid and invalid, balanced or not.
 const FRAGMENTS: &[&str] = &[
-    "ts", "dc", "machine", "seq", "node", "=", ",", "-", "+", "0", "1", "31", "32", "4095", "4096",
-    "1288834975657", "99999999999999999999999999", "0x1F", "1u8", "300u8", "1i32", "1.5", "1e9",
-    "\"2022-06-28T16:07:40.105Z\"", "\"2022-02-30T00:00:00Z\"", "\"x\"", "'c'", "b\"b\"", "true",
-    "X", "::", "(", ")", "[", "]", "{", "}", ";", "#", "$", "@", "'a", "r#type", "type",
+    "ts",
+    "dc",
+    "machine",
+    "seq",
+    "node",
+    "=",
+    ",",
+    "-",
+    "+",
+    "0",
+    "1",
+    "31",
+    "32",
+    "4095",
+    "4096",
+    "1288834975657",
+    "99999999999999999999999999",
+    "0x1F",
+    "1u8",
+    "300u8",
+    "1i32",
+    "1.5",
+    "1e9",
+    "\"2022-06-28T16:07:40.105Z\"",
+    "\"2022-02-30T00:00:00Z\"",
+    "\"x\"",
+    "'c'",
+    "b\"b\"",
+    "true",
+    "X",
+    "::",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ";",
+    "#",
+    "$",
+    "@",
+    "'a",
+    "r#type",
+    "type",
 ];
 
 proptest! {

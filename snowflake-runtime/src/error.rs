@@ -48,7 +48,9 @@ impl fmt::Display for ComposeError {
                      it is after the last one 41 bits hold ({MAX_TIMESTAMP_RFC3339})"
                 );
             }
-            ComposeError::DatacenterOutOfRange(v) => ("datacenter", v, MAX_DATACENTER, DATACENTER_BITS),
+            ComposeError::DatacenterOutOfRange(v) => {
+                ("datacenter", v, MAX_DATACENTER, DATACENTER_BITS)
+            }
             ComposeError::MachineOutOfRange(v) => ("machine", v, MAX_MACHINE, MACHINE_BITS),
             ComposeError::SequenceOutOfRange(v) => ("sequence", v, MAX_SEQUENCE, SEQUENCE_BITS),
         };
@@ -90,14 +92,23 @@ pub enum ParseSnowflakeError {
 impl fmt::Display for ParseSnowflakeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            ParseSnowflakeError::Empty => f.write_str("empty text: a snowflake id is decimal digits"),
-            ParseSnowflakeError::InvalidCharacter { character, position } => write!(
+            ParseSnowflakeError::Empty => {
+                f.write_str("empty text: a snowflake id is decimal digits")
+            }
+            ParseSnowflakeError::InvalidCharacter {
+                character,
+                position,
+            } => write!(
                 f,
                 "invalid character `{}` at byte {position}: a snowflake id is decimal digits only",
                 character.escape_debug()
             ),
             ParseSnowflakeError::TooLarge => {
-                write!(f, "number too large: a snowflake id is at most {}", i64::MAX)
+                write!(
+                    f,
+                    "number too large: a snowflake id is at most {}",
+                    i64::MAX
+                )
             }
             ParseSnowflakeError::SignBitSet(v) => write!(
                 f,

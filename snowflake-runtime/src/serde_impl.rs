@@ -46,7 +46,8 @@ impl Visitor<'_> for SnowflakeVisitor {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Snowflake, E> {
-        v.parse().map_err(|err| E::custom(format_args!("invalid snowflake id {v:?}: {err}")))
+        v.parse()
+            .map_err(|err| E::custom(format_args!("invalid snowflake id {v:?}: {err}")))
     }
 }
 

@@ -311,7 +311,11 @@ impl SegmentedBinary {
             if bit == 1 || bit == 42 || bit == 47 || bit == 52 {
                 pos += 1;
             }
-            out[pos] = if (self.0 >> (63 - bit)) & 1 == 1 { b'1' } else { b'0' };
+            out[pos] = if (self.0 >> (63 - bit)) & 1 == 1 {
+                b'1'
+            } else {
+                b'0'
+            };
             pos += 1;
             bit += 1;
         }
@@ -357,9 +361,15 @@ impl FromStr for Snowflake {
         let mut value: u64 = 0;
         for (position, c) in s.char_indices() {
             let Some(digit) = c.to_digit(10) else {
-                return Err(ParseSnowflakeError::InvalidCharacter { character: c, position });
+                return Err(ParseSnowflakeError::InvalidCharacter {
+                    character: c,
+                    position,
+                });
             };
-            value = match value.checked_mul(10).and_then(|v| v.checked_add(u64::from(digit))) {
+            value = match value
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(u64::from(digit)))
+            {
                 Some(v) => v,
                 None => return Err(ParseSnowflakeError::TooLarge),
             };

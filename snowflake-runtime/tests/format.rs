@@ -21,7 +21,12 @@ fn tweet_vector() {
     let id: Snowflake = "1541815603606036480".parse().unwrap();
     assert_eq!(
         id.parts(),
-        Parts { timestamp_ms: 1_656_432_460_105, datacenter: 11, machine: 26, sequence: 0 }
+        Parts {
+            timestamp_ms: 1_656_432_460_105,
+            datacenter: 11,
+            machine: 26,
+            sequence: 0
+        }
     );
     assert_eq!(compose(1_656_432_460_105, 11, 26, 0), Ok(id));
 }
@@ -56,7 +61,10 @@ fn timestamp_one_before_epoch() {
 
 #[test]
 fn timestamp_zero() {
-    assert_eq!(compose(0, 0, 0, 0), Err(ComposeError::TimestampBeforeEpoch(0)));
+    assert_eq!(
+        compose(0, 0, 0, 0),
+        Err(ComposeError::TimestampBeforeEpoch(0))
+    );
 }
 
 #[test]
@@ -69,13 +77,22 @@ fn timestamp_one_after_max() {
 
 #[test]
 fn timestamp_u64_max() {
-    assert_eq!(compose(u64::MAX, 0, 0, 0), Err(ComposeError::TimestampAfterMax(u64::MAX)));
+    assert_eq!(
+        compose(u64::MAX, 0, 0, 0),
+        Err(ComposeError::TimestampAfterMax(u64::MAX))
+    );
 }
 
 #[test]
 fn datacenter_bounds() {
-    assert_eq!(compose(TWITTER_EPOCH_MS, 31, 0, 0).unwrap().datacenter(), 31);
-    assert_eq!(compose(TWITTER_EPOCH_MS, 32, 0, 0), Err(ComposeError::DatacenterOutOfRange(32)));
+    assert_eq!(
+        compose(TWITTER_EPOCH_MS, 31, 0, 0).unwrap().datacenter(),
+        31
+    );
+    assert_eq!(
+        compose(TWITTER_EPOCH_MS, 32, 0, 0),
+        Err(ComposeError::DatacenterOutOfRange(32))
+    );
     assert_eq!(
         compose(TWITTER_EPOCH_MS, u64::MAX, 0, 0),
         Err(ComposeError::DatacenterOutOfRange(u64::MAX))
@@ -85,7 +102,10 @@ fn datacenter_bounds() {
 #[test]
 fn machine_bounds() {
     assert_eq!(compose(TWITTER_EPOCH_MS, 0, 31, 0).unwrap().machine(), 31);
-    assert_eq!(compose(TWITTER_EPOCH_MS, 0, 32, 0), Err(ComposeError::MachineOutOfRange(32)));
+    assert_eq!(
+        compose(TWITTER_EPOCH_MS, 0, 32, 0),
+        Err(ComposeError::MachineOutOfRange(32))
+    );
     assert_eq!(
         compose(TWITTER_EPOCH_MS, 0, u64::MAX, 0),
         Err(ComposeError::MachineOutOfRange(u64::MAX))
@@ -94,8 +114,14 @@ fn machine_bounds() {
 
 #[test]
 fn sequence_bounds() {
-    assert_eq!(compose(TWITTER_EPOCH_MS, 0, 0, 4095).unwrap().sequence(), 4095);
-    assert_eq!(compose(TWITTER_EPOCH_MS, 0, 0, 4096), Err(ComposeError::SequenceOutOfRange(4096)));
+    assert_eq!(
+        compose(TWITTER_EPOCH_MS, 0, 0, 4095).unwrap().sequence(),
+        4095
+    );
+    assert_eq!(
+        compose(TWITTER_EPOCH_MS, 0, 0, 4096),
+        Err(ComposeError::SequenceOutOfRange(4096))
+    );
     assert_eq!(
         compose(TWITTER_EPOCH_MS, 0, 0, u64::MAX),
         Err(ComposeError::SequenceOutOfRange(u64::MAX))
@@ -136,9 +162,18 @@ fn compose_error_messages() {
             "timestamp 3487858230209 ms is out of range 1288834974657..=3487858230208 ms: \
              it is after the last one 41 bits hold (2080-07-10T17:30:30.208Z)",
         ),
-        (ComposeError::DatacenterOutOfRange(32), "datacenter 32 is out of range 0..=31 (5 bits)"),
-        (ComposeError::MachineOutOfRange(40), "machine 40 is out of range 0..=31 (5 bits)"),
-        (ComposeError::SequenceOutOfRange(4096), "sequence 4096 is out of range 0..=4095 (12 bits)"),
+        (
+            ComposeError::DatacenterOutOfRange(32),
+            "datacenter 32 is out of range 0..=31 (5 bits)",
+        ),
+        (
+            ComposeError::MachineOutOfRange(40),
+            "machine 40 is out of range 0..=31 (5 bits)",
+        ),
+        (
+            ComposeError::SequenceOutOfRange(4096),
+            "sequence 4096 is out of range 0..=4095 (12 bits)",
+        ),
     ];
     for (error, message) in cases {
         assert_eq!(error.to_string(), message);
@@ -148,21 +183,33 @@ fn compose_error_messages() {
 #[test]
 fn compose_error_is_an_error() {
     let error: Box<dyn std::error::Error> = Box::new(ComposeError::MachineOutOfRange(32));
-    assert_eq!(error.to_string(), "machine 32 is out of range 0..=31 (5 bits)");
+    assert_eq!(
+        error.to_string(),
+        "machine 32 is out of range 0..=31 (5 bits)"
+    );
 }
 
 #[test]
 fn parse_accepts_bounds() {
     assert_eq!("0".parse::<Snowflake>().unwrap().as_u64(), 0);
-    assert_eq!("9223372036854775807".parse::<Snowflake>(), Ok(Snowflake::MAX));
-    assert_eq!("0004194439168".parse::<Snowflake>().unwrap().as_u64(), 4_194_439_168);
+    assert_eq!(
+        "9223372036854775807".parse::<Snowflake>(),
+        Ok(Snowflake::MAX)
+    );
+    assert_eq!(
+        "0004194439168".parse::<Snowflake>().unwrap().as_u64(),
+        4_194_439_168
+    );
 }
 
 #[test]
 fn parse_rejects_empty() {
     let err = "".parse::<Snowflake>().unwrap_err();
     assert_eq!(err, ParseSnowflakeError::Empty);
-    assert_eq!(err.to_string(), "empty text: a snowflake id is decimal digits");
+    assert_eq!(
+        err.to_string(),
+        "empty text: a snowflake id is decimal digits"
+    );
 }
 
 #[test]
@@ -183,7 +230,10 @@ fn parse_rejects_sign_bit() {
 fn parse_rejects_overflow() {
     let err = "18446744073709551616".parse::<Snowflake>().unwrap_err();
     assert_eq!(err, ParseSnowflakeError::TooLarge);
-    assert_eq!(err.to_string(), "number too large: a snowflake id is at most 9223372036854775807");
+    assert_eq!(
+        err.to_string(),
+        "number too large: a snowflake id is at most 9223372036854775807"
+    );
     assert_eq!(
         "99999999999999999999999999".parse::<Snowflake>(),
         Err(ParseSnowflakeError::TooLarge)
@@ -205,7 +255,10 @@ fn parse_rejects_non_digits() {
     for (text, character, position) in cases {
         assert_eq!(
             text.parse::<Snowflake>(),
-            Err(ParseSnowflakeError::InvalidCharacter { character, position }),
+            Err(ParseSnowflakeError::InvalidCharacter {
+                character,
+                position
+            }),
             "{text:?}"
         );
     }
@@ -222,7 +275,10 @@ fn parse_rejects_non_digits() {
 #[test]
 fn try_from_u64() {
     assert_eq!(Snowflake::try_from(i64::MAX as u64), Ok(Snowflake::MAX));
-    assert_eq!(Snowflake::try_from(1 << 63), Err(ParseSnowflakeError::SignBitSet(1 << 63)));
+    assert_eq!(
+        Snowflake::try_from(1 << 63),
+        Err(ParseSnowflakeError::SignBitSet(1 << 63))
+    );
     assert_eq!(Snowflake::from_u64(u64::MAX), None);
     assert_eq!(u64::from(Snowflake::try_from(42).unwrap()), 42);
 }
@@ -235,13 +291,19 @@ fn formatting() {
     assert_eq!(format!("{id:?}"), "Snowflake(4194439168)");
     assert_eq!(format!("{id:b}"), "11111010000000100001000000000000");
     assert_eq!(format!("{id:064b}"), format!("{:064b}", 4_194_439_168_u64));
-    assert_eq!(format!("{:>70}|", id.segmented_binary()), format!("  {REFERENCE_BITS}|"));
+    assert_eq!(
+        format!("{:>70}|", id.segmented_binary()),
+        format!("  {REFERENCE_BITS}|")
+    );
 }
 
 #[test]
 fn system_time() {
     let id: Snowflake = "1541815603606036480".parse().unwrap();
-    let since_unix = id.system_time().duration_since(std::time::UNIX_EPOCH).unwrap();
+    let since_unix = id
+        .system_time()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap();
     assert_eq!(since_unix.as_millis(), 1_656_432_460_105);
 }
 
@@ -255,18 +317,29 @@ fn order_follows_time() {
 /// The segmented binary, by hand: `{:064b}` cut at 1, 42, 47 and 52.
 fn split_by_hand(id: u64) -> String {
     let bits = format!("{id:064b}");
-    format!("{} {} {} {} {}", &bits[..1], &bits[1..42], &bits[42..47], &bits[47..52], &bits[52..])
+    format!(
+        "{} {} {} {} {}",
+        &bits[..1],
+        &bits[1..42],
+        &bits[42..47],
+        &bits[47..52],
+        &bits[52..]
+    )
 }
 
 fn valid_parts() -> impl Strategy<Value = Parts> {
-    (TWITTER_EPOCH_MS..=MAX_TIMESTAMP_MS, 0..=31_u8, 0..=31_u8, 0..=4095_u16).prop_map(
-        |(timestamp_ms, datacenter, machine, sequence)| Parts {
+    (
+        TWITTER_EPOCH_MS..=MAX_TIMESTAMP_MS,
+        0..=31_u8,
+        0..=31_u8,
+        0..=4095_u16,
+    )
+        .prop_map(|(timestamp_ms, datacenter, machine, sequence)| Parts {
             timestamp_ms,
             datacenter,
             machine,
             sequence,
-        },
-    )
+        })
 }
 
 proptest! {

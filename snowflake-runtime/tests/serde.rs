@@ -10,18 +10,30 @@ fn tweet() -> Snowflake {
 
 #[test]
 fn serializes_as_number() {
-    assert_eq!(serde_json::to_string(&tweet()).unwrap(), "1541815603606036480");
+    assert_eq!(
+        serde_json::to_string(&tweet()).unwrap(),
+        "1541815603606036480"
+    );
 }
 
 #[test]
 fn deserializes_from_number() {
-    assert_eq!(serde_json::from_str::<Snowflake>("1541815603606036480").unwrap(), tweet());
-    assert_eq!(serde_json::from_str::<Snowflake>("9223372036854775807").unwrap(), Snowflake::MAX);
+    assert_eq!(
+        serde_json::from_str::<Snowflake>("1541815603606036480").unwrap(),
+        tweet()
+    );
+    assert_eq!(
+        serde_json::from_str::<Snowflake>("9223372036854775807").unwrap(),
+        Snowflake::MAX
+    );
 }
 
 #[test]
 fn deserializes_from_string() {
-    assert_eq!(serde_json::from_str::<Snowflake>(r#""1541815603606036480""#).unwrap(), tweet());
+    assert_eq!(
+        serde_json::from_str::<Snowflake>(r#""1541815603606036480""#).unwrap(),
+        tweet()
+    );
 }
 
 #[test]
@@ -35,13 +47,21 @@ fn round_trips() {
 #[test]
 fn rejects_sign_bit_number() {
     let err = serde_json::from_str::<Snowflake>("9223372036854775808").unwrap_err();
-    assert!(err.to_string().starts_with("invalid value: integer `9223372036854775808`, expected a snowflake id"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("invalid value: integer `9223372036854775808`, expected a snowflake id"),
+        "{err}"
+    );
 }
 
 #[test]
 fn rejects_negative_number() {
     let err = serde_json::from_str::<Snowflake>("-1").unwrap_err();
-    assert!(err.to_string().starts_with("invalid value: integer `-1`, expected a snowflake id"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("invalid value: integer `-1`, expected a snowflake id"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -59,7 +79,11 @@ fn rejects_bad_strings() {
 #[test]
 fn rejects_other_types() {
     let err = serde_json::from_str::<Snowflake>("1.5").unwrap_err();
-    assert!(err.to_string().starts_with("invalid type: floating point `1.5`, expected a snowflake id"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("invalid type: floating point `1.5`, expected a snowflake id"),
+        "{err}"
+    );
     assert!(serde_json::from_str::<Snowflake>("null").is_err());
 }
 
@@ -72,7 +96,10 @@ struct ForJavaScript {
 #[test]
 fn as_string_writes_a_string() {
     let value = ForJavaScript { id: tweet() };
-    assert_eq!(serde_json::to_string(&value).unwrap(), r#"{"id":"1541815603606036480"}"#);
+    assert_eq!(
+        serde_json::to_string(&value).unwrap(),
+        r#"{"id":"1541815603606036480"}"#
+    );
 }
 
 #[test]
@@ -80,7 +107,10 @@ fn as_string_round_trips_and_reads_numbers() {
     let value = ForJavaScript { id: tweet() };
     let json = serde_json::to_string(&value).unwrap();
     assert_eq!(serde_json::from_str::<ForJavaScript>(&json).unwrap(), value);
-    assert_eq!(serde_json::from_str::<ForJavaScript>(r#"{"id":1541815603606036480}"#).unwrap(), value);
+    assert_eq!(
+        serde_json::from_str::<ForJavaScript>(r#"{"id":1541815603606036480}"#).unwrap(),
+        value
+    );
 }
 
 #[test]

@@ -1,0 +1,50 @@
+//! Compile-time fixtures for tests: IDs with known fields, written as literals that
+//! the compiler checks, so a typo in a fixture fails the build instead of a test.
+//! Run with `cargo test --example fixtures`.
+
+use snowflake_kit::Snowflake;
+
+/// The code under test: which datacenter issued an ID?
+fn region(id: Snowflake) -> &'static str {
+    match id.datacenter() {
+        0..=9 => "us-east",
+        10..=19 => "eu-west",
+        _ => "ap-south",
+    }
+}
+
+fn main() {
+    let id: Snowflake = "1541815603606036480".parse().expect("a valid id");
+    println!("{id} was issued in {}", region(id));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::region;
+    use snowflake_kit::{BakedSnowflake, snowflake};
+
+    const US: BakedSnowflake = snowflake!(ts = "2022-06-28T16:07:40.105Z", dc = 0, machine = 1);
+    const US_LAST: BakedSnowflake = snowflake!(
+        ts = "2022-06-28T16:07:40.105Z",
+        dc = 9,
+        machine = 31,
+        seq = 4095
+    );
+    const EU: BakedSnowflake = snowflake!(ts = "2022-06-28T16:07:40.105Z", dc = 10, machine = 1);
+    const AP: BakedSnowflake = snowflake!(ts = "2022-06-28T16:07:40.105Z", dc = 31, machine = 1);
+
+    #[test]
+    fn regions_by_datacenter() {
+        assert_eq!(region(US.snowflake()), "us-east");
+        assert_eq!(region(US_LAST.snowflake()), "us-east");
+        assert_eq!(region(EU.snowflake()), "eu-west");
+        assert_eq!(region(AP.snowflake()), "ap-south");
+    }
+
+    #[test]
+    fn fixtures_sort_by_datacenter_within_one_millisecond() {
+        let mut ids = vec![AP.id, US_LAST.id, EU.id, US.id];
+        ids.sort_unstable();
+        assert_eq!(ids, [US.id, US_LAST.id, EU.id, AP.id]);
+    }
+}
