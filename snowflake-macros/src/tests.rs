@@ -20,7 +20,9 @@ fn parse(args: &str) -> syn::Result<Invocation> {
 fn run(args: &str) -> Result<u64, Vec<String>> {
     let messages = |e: syn::Error| e.into_iter().map(|e| e.to_string()).collect::<Vec<_>>();
     let call = parse(args).map_err(messages)?;
-    check(&call).map(snowflake_runtime::Snowflake::as_u64).map_err(messages)
+    check(&call)
+        .map(snowflake_runtime::Snowflake::as_u64)
+        .map_err(messages)
 }
 
 fn one_error(args: &str) -> String {

@@ -51,12 +51,16 @@ extern crate std;
 
 mod baked;
 mod error;
+#[cfg(feature = "std")]
+mod generator;
 #[cfg(feature = "serde")]
 mod serde_impl;
 mod snowflake;
 
 pub use crate::baked::BakedSnowflake;
 pub use crate::error::{ComposeError, ParseSnowflakeError};
+#[cfg(feature = "std")]
+pub use crate::generator::{Clock, GenerateError, Generator, SystemClock};
 #[cfg(feature = "serde")]
 pub use crate::serde_impl::as_string;
 pub use crate::snowflake::{Parts, SegmentedBinary, Snowflake, compose, decompose};

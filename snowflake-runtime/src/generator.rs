@@ -1,0 +1,531 @@
+use core::fmt;
+use core::sync::atomic::{AtomicU64, Ordering};
+use core::time::Duration;
+use std::sync::{Arc, OnceLock};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use crate::{
+    ComposeError, MAX_SEQUENCE, MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS, Snowflake,
+    TIMESTAMP_SHIFT, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339, compose,
+};
+
+/// A source of Unix time in milliseconds, for a [`Generator`].
+///
+/// [`SystemClock`] is the one to use in services; tests implement their own
+/// to step time back and forth:
+///
+/// ```
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// use snowflake_runtime::{Clock, Generator};
+///
+/// struct Fixed(AtomicU64);
+/// impl Clock for Fixed {
+///     fn now_ms(&self) -> u64 {
+///         self.0.load(Ordering::Relaxed)
+///     }
+/// }
+///
+/// let generator = Generator::with_clock(1, 1, Fixed(AtomicU64::new(1_288_834_975_657)))?;
+/// assert_eq!(generator.next_id().as_u64(), 4_194_439_168);
+/// assert_eq!(generator.next_id().as_u64(), 4_194_439_169);
+/// # Ok::<(), snowflake_runtime::ComposeError>(())
+/// ```
+pub trait Clock: Send + Sync {
+    /// The current Unix time in milliseconds.
+    fn now_ms(&self) -> u64;
+}
+
+impl<C: Clock + ?Sized> Clock for &C {
+    fn now_ms(&self) -> u64 {
+        (**self).now_ms()
+    }
+}
+
+impl<C: Clock + ?Sized> Clock for Arc<C> {
+    fn now_ms(&self) -> u64 {
+        (**self).now_ms()
+    }
+}
+
+/// The wall clock, read once per process, then advanced by the monotonic clock.
+///
+/// Steps of the wall clock after the first reading (NTP corrections, a person
+/// setting the time) cannot move IDs backwards, and every generator of the
+/// process shares one timeline. The price: over days, the result drifts from
+/// the wall clock as much as the monotonic clock does from NTP's time.
+///
+/// ```
+/// use snowflake_runtime::{Clock, SystemClock};
+///
+/// let a = SystemClock.now_ms();
+/// let b = SystemClock.now_ms();
+/// assert!(a <= b);
+/// assert!(a > 1_700_000_000_000); // after 2023
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    #[inline]
+    fn now_ms(&self) -> u64 {
+        // (wall time at the first reading, monotonic time at the same moment)
+        static ANCHOR: OnceLock<(Duration, Instant)> = OnceLock::new();
+        let (wall, start) = ANCHOR.get_or_init(|| {
+            let wall = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .unwrap_or_default();
+            (wall, Instant::now())
+        });
+        // u64 milliseconds last 584 million years.
+        u64::try_from((*wall + start.elapsed()).as_millis()).unwrap_or(u64::MAX)
+    }
+}
+
+/// Why a [`Generator`] could not issue an ID.
+///
+/// ```
+/// use snowflake_runtime::GenerateError;
+///
+/// let err = GenerateError::ClockMovedBackwards { by_ms: 1500, tolerance_ms: 1000 };
+/// assert_eq!(
+///     err.to_string(),
+///     "the clock moved backwards by 1500 ms, more than the 1000 ms the generator waits out",
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GenerateError {
+    /// The clock reads further behind the last issued ID than the generator's
+    /// tolerance. Reported at once, without waiting.
+    ClockMovedBackwards {
+        /// How far the clock is behind the last issued ID's timestamp.
+        by_ms: u64,
+        /// The generator's tolerance.
+        tolerance_ms: u64,
+    },
+    /// The clock reads before the Twitter epoch: no ID can carry that time.
+    ClockBeforeEpoch {
+        /// The clock's reading, Unix ms.
+        now_ms: u64,
+    },
+    /// The clock reads after 2080-07-10T17:30:30.208Z, the last time 41 bits hold.
+    ClockAfterMax {
+        /// The clock's reading, Unix ms.
+        now_ms: u64,
+    },
+    /// The generator waited for the clock to reach a new millisecond, and it did not
+    /// advance: a stopped clock, not a slow one, since the wait is bounded.
+    ClockStalled {
+        /// How long the generator waited, in ms of the monotonic clock.
+        waited_ms: u64,
+    },
+}
+
+impl fmt::Display for GenerateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            GenerateError::ClockMovedBackwards {
+                by_ms,
+                tolerance_ms,
+            } => write!(
+                f,
+                "the clock moved backwards by {by_ms} ms, more than the {tolerance_ms} ms the generator waits out"
+            ),
+            GenerateError::ClockBeforeEpoch { now_ms } => write!(
+                f,
+                "the clock reads {now_ms} ms, before the Twitter epoch ({TWITTER_EPOCH_MS} ms, {TWITTER_EPOCH_RFC3339})"
+            ),
+            GenerateError::ClockAfterMax { now_ms } => write!(
+                f,
+                "the clock reads {now_ms} ms, after the last timestamp 41 bits hold \
+                 ({MAX_TIMESTAMP_MS} ms, {MAX_TIMESTAMP_RFC3339})"
+            ),
+            GenerateError::ClockStalled { waited_ms } => write!(
+                f,
+                "the clock did not advance in {waited_ms} ms while the generator waited for a new millisecond"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GenerateError {}
+
+/// Issues unique, increasing IDs for one datacenter and machine, up to 4,096 a millisecond.
+///
+/// ```
+/// use snowflake_runtime::Generator;
+///
+/// static IDS: Generator = match Generator::new(1, 7) {
+///     Ok(generator) => generator,
+///     Err(_) => panic!("datacenter and machine are 0..=31"),
+/// };
+///
+/// let a = IDS.next_id();
+/// let b = IDS.next_id();
+/// assert!(a < b);
+/// assert_eq!((b.datacenter(), b.machine()), (1, 7));
+/// ```
+///
+/// # Guarantees
+///
+/// Whatever the clock does, one generator:
+/// - never issues the same ID twice, from any number of threads;
+/// - issues strictly increasing IDs, in the order it issues them;
+/// - never stamps an ID later than the clock's reading, except while it
+///   recovers from a step back of the clock (below);
+/// - never wraps around: past 2080-07-10T17:30:30.208Z it returns an error.
+///
+/// It is lock-free: threads share it through `&self` (a `static`, an `Arc`), and
+/// each ID costs one clock reading and one compare-and-swap. Run one generator
+/// per datacenter and machine pair: two generators with the same pair, in one
+/// process or in two, can issue the same ID.
+///
+/// # When the clock misbehaves
+///
+/// - **The sequence runs out** (4,096 IDs in one millisecond): the generator
+///   spins until the clock reaches the next millisecond, without sleeping.
+/// - **The clock steps back** by at most the tolerance (1 s unless set with
+///   [`with_tolerance`](Generator::with_tolerance)): the generator keeps issuing
+///   in the last millisecond it used while its sequence lasts, then waits for the
+///   clock to catch up.
+/// - **The clock steps back further**: [`GenerateError::ClockMovedBackwards`], at once.
+/// - **The clock stops**: a wait for a new millisecond gives up after the
+///   tolerance plus the time it expected to wait, with [`GenerateError::ClockStalled`].
+pub struct Generator<C: Clock = SystemClock> {
+    /// The smallest `timestamp << 12 | sequence` that may be issued next.
+    next: AtomicU64,
+    /// The datacenter and machine bits, already in place.
+    node: u64,
+    /// How far behind the last issued ID the clock may fall and be waited for.
+    tolerance_ms: u64,
+    clock: C,
+}
+
+const DEFAULT_TOLERANCE_MS: u64 = 1000;
+
+/// Validates `datacenter` and `machine` with [`compose`], and returns their bits.
+const fn node_bits(datacenter: u64, machine: u64) -> Result<u64, ComposeError> {
+    match compose(TWITTER_EPOCH_MS, datacenter, machine, 0) {
+        Ok(id) => Ok(id.as_u64()),
+        Err(e) => Err(e),
+    }
+}
+
+impl Generator {
+    /// A generator on the [`SystemClock`]. `const`, so it can sit in a `static`.
+    ///
+    /// ```
+    /// use snowflake_runtime::{ComposeError, Generator};
+    ///
+    /// let generator = Generator::new(11, 26)?;
+    /// assert_eq!(generator.next_id().datacenter(), 11);
+    /// assert_eq!(Generator::new(32, 0).err(), Some(ComposeError::DatacenterOutOfRange(32)));
+    /// # Ok::<(), ComposeError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ComposeError::DatacenterOutOfRange`] or [`ComposeError::MachineOutOfRange`].
+    pub const fn new(datacenter: u64, machine: u64) -> Result<Generator, ComposeError> {
+        match node_bits(datacenter, machine) {
+            Ok(node) => Ok(Generator {
+                next: AtomicU64::new(0),
+                node,
+                tolerance_ms: DEFAULT_TOLERANCE_MS,
+                clock: SystemClock,
+            }),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl<C: Clock> Generator<C> {
+    /// A generator on another clock, such as a test's.
+    ///
+    /// ```
+    /// use snowflake_runtime::{Generator, SystemClock};
+    ///
+    /// let generator = Generator::with_clock(1, 1, SystemClock)?;
+    /// assert_eq!(generator.next_id().machine(), 1);
+    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ComposeError::DatacenterOutOfRange`] or [`ComposeError::MachineOutOfRange`].
+    pub fn with_clock(
+        datacenter: u64,
+        machine: u64,
+        clock: C,
+    ) -> Result<Generator<C>, ComposeError> {
+        let node = node_bits(datacenter, machine)?;
+        Ok(Generator {
+            next: AtomicU64::new(0),
+            node,
+            tolerance_ms: DEFAULT_TOLERANCE_MS,
+            clock,
+        })
+    }
+
+    /// Sets how far the clock may step back and be waited for (default 1 s),
+    /// rounded down to whole milliseconds. Zero makes every step back an error.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use snowflake_runtime::Generator;
+    ///
+    /// let generator = Generator::new(1, 1)?.with_tolerance(Duration::from_millis(50));
+    /// assert_eq!(generator.tolerance(), Duration::from_millis(50));
+    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// ```
+    #[must_use]
+    pub const fn with_tolerance(mut self, tolerance: Duration) -> Self {
+        let ms = tolerance.as_millis();
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "checked against u64::MAX first"
+        )]
+        let ms = if ms > u64::MAX as u128 {
+            u64::MAX
+        } else {
+            ms as u64
+        };
+        self.tolerance_ms = ms;
+        self
+    }
+
+    /// How far the clock may step back and be waited for.
+    ///
+    /// ```
+    /// let generator = snowflake_runtime::Generator::new(1, 1)?;
+    /// assert_eq!(generator.tolerance(), std::time::Duration::from_secs(1));
+    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// ```
+    pub const fn tolerance(&self) -> Duration {
+        Duration::from_millis(self.tolerance_ms)
+    }
+
+    /// The clock the generator reads.
+    ///
+    /// ```
+    /// use snowflake_runtime::{Clock, Generator};
+    ///
+    /// let generator = Generator::new(1, 1)?;
+    /// assert!(generator.clock().now_ms() > 0);
+    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// ```
+    pub const fn clock(&self) -> &C {
+        &self.clock
+    }
+
+    /// The next ID, or why there is none. Spins for at most the rest of the
+    /// current millisecond when its 4,096 IDs are used up, and waits for a clock
+    /// that stepped back by at most the [tolerance](Generator::with_tolerance).
+    ///
+    /// ```
+    /// let generator = snowflake_runtime::Generator::new(1, 1)?;
+    /// let id = generator.try_next_id()?;
+    /// assert_eq!((id.datacenter(), id.machine()), (1, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`GenerateError`]: the clock is before the epoch or after 2080, stepped
+    /// back further than the tolerance, or stopped.
+    #[inline]
+    pub fn try_next_id(&self) -> Result<Snowflake, GenerateError> {
+        let (first, _) = self.reserve(1)?;
+        Ok(self.id(first))
+    }
+
+    /// The next ID; see [`try_next_id`](Generator::try_next_id).
+    ///
+    /// ```
+    /// let generator = snowflake_runtime::Generator::new(1, 1)?;
+    /// assert!(generator.next_id() < generator.next_id());
+    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// ```
+    ///
+    /// # Blocks
+    ///
+    /// Spins until the next millisecond when the current one's 4,096 IDs are
+    /// used up; sleeps and spins for up to the tolerance (1 s by default) while a
+    /// clock that stepped back catches up.
+    ///
+    /// # Panics
+    ///
+    /// Where `try_next_id` returns an error: when the clock reads before
+    /// 2010-11-04T01:42:54.657Z or after 2080-07-10T17:30:30.208Z, has stepped back
+    /// further than the tolerance, or has stopped. With the [`SystemClock`] only the
+    /// first two can happen.
+    #[inline]
+    pub fn next_id(&self) -> Snowflake {
+        match self.try_next_id() {
+            Ok(id) => id,
+            Err(e) => panic!("snowflake generator: {e}"),
+        }
+    }
+
+    /// Fills `out` with new IDs, reserving up to a millisecond's 4,096 at a time
+    /// with one clock reading and one compare-and-swap. The IDs are increasing;
+    /// IDs issued meanwhile by other threads may fall between them.
+    ///
+    /// ```
+    /// use snowflake_runtime::{Generator, Snowflake};
+    ///
+    /// let generator = Generator::new(1, 1)?;
+    /// let mut ids = [Snowflake::MAX; 100];
+    /// generator.try_fill(&mut ids)?;
+    /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`try_next_id`](Generator::try_next_id); the IDs written before the
+    /// error are valid and issued, the rest of `out` is left as it was.
+    pub fn try_fill(&self, out: &mut [Snowflake]) -> Result<(), GenerateError> {
+        let mut rest = out;
+        while !rest.is_empty() {
+            let wanted = u64::try_from(rest.len()).unwrap_or(u64::MAX);
+            let (first, count) = self.reserve(wanted)?;
+            // `count` is at most 4,096 and at most `rest.len()`.
+            let (batch, tail) = rest.split_at_mut(usize::try_from(count).unwrap_or(usize::MAX));
+            for (slot, next) in batch.iter_mut().zip(first..) {
+                *slot = self.id(next);
+            }
+            rest = tail;
+        }
+        Ok(())
+    }
+
+    /// Fills `out` with new IDs; see [`try_fill`](Generator::try_fill).
+    ///
+    /// ```
+    /// let generator = snowflake_runtime::Generator::new(1, 1)?;
+    /// let mut ids = vec![snowflake_runtime::Snowflake::MAX; 10_000];
+    /// generator.fill(&mut ids);
+    /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// ```
+    ///
+    /// # Blocks
+    ///
+    /// As [`next_id`](Generator::next_id).
+    ///
+    /// # Panics
+    ///
+    /// Where `try_fill` returns an error; see [`next_id`](Generator::next_id).
+    pub fn fill(&self, out: &mut [Snowflake]) {
+        if let Err(e) = self.try_fill(out) {
+            panic!("snowflake generator: {e}");
+        }
+    }
+
+    /// The ID for a reserved `timestamp << 12 | sequence`.
+    #[inline]
+    fn id(&self, next: u64) -> Snowflake {
+        let timestamp = next >> SEQUENCE_BITS;
+        Snowflake::from_valid((timestamp << TIMESTAMP_SHIFT) | self.node | (next & MAX_SEQUENCE))
+    }
+
+    /// The clock's reading as milliseconds since the epoch.
+    #[inline]
+    fn now(&self) -> Result<u64, GenerateError> {
+        let now_ms = self.clock.now_ms();
+        if now_ms < TWITTER_EPOCH_MS {
+            Err(GenerateError::ClockBeforeEpoch { now_ms })
+        } else if now_ms > MAX_TIMESTAMP_MS {
+            Err(GenerateError::ClockAfterMax { now_ms })
+        } else {
+            Ok(now_ms - TWITTER_EPOCH_MS)
+        }
+    }
+
+    /// Reserves up to `wanted` (at least 1) consecutive IDs of one millisecond:
+    /// returns the first `timestamp << 12 | sequence` and how many.
+    #[inline]
+    fn reserve(&self, wanted: u64) -> Result<(u64, u64), GenerateError> {
+        let mut now = self.now()?;
+        let mut current = self.next.load(Ordering::Relaxed);
+        loop {
+            // Never below what was issued, never below the clock.
+            let candidate = current.max(now << SEQUENCE_BITS);
+            let timestamp = candidate >> SEQUENCE_BITS;
+            let sequence = candidate & MAX_SEQUENCE;
+            if timestamp > now {
+                // Ahead of our reading: another thread may have read a later clock.
+                let fresh = self.now()?;
+                if fresh > now {
+                    now = fresh;
+                    continue;
+                }
+                // Sequence 0 of a millisecond ahead: the last one used is full.
+                let last_used = if sequence == 0 {
+                    timestamp - 1
+                } else {
+                    timestamp
+                };
+                let by_ms = last_used - now;
+                if by_ms > self.tolerance_ms {
+                    return Err(GenerateError::ClockMovedBackwards {
+                        by_ms,
+                        tolerance_ms: self.tolerance_ms,
+                    });
+                }
+                if sequence == 0 {
+                    now = self.wait_for(timestamp, now)?;
+                    current = self.next.load(Ordering::Relaxed);
+                    continue;
+                }
+                // Recovering from a step back: the last millisecond still has IDs.
+            }
+            let count = wanted.min(MAX_SEQUENCE + 1 - sequence);
+            // Relaxed is enough: uniqueness and order come from this one atomic's
+            // modification order, and an ID carries no other memory with it.
+            match self.next.compare_exchange_weak(
+                current,
+                candidate + count,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return Ok((candidate, count)),
+                Err(actual) => current = actual,
+            }
+        }
+    }
+
+    /// Waits until the clock reaches `target` (ms since the epoch); returns the reading.
+    /// Sleeps while more than a millisecond away, then spins.
+    #[cold]
+    fn wait_for(&self, target: u64, mut now: u64) -> Result<u64, GenerateError> {
+        let started = Instant::now();
+        let budget = Duration::from_millis((target - now).saturating_add(self.tolerance_ms).max(1));
+        while now < target {
+            if target - now > 1 {
+                std::thread::sleep(Duration::from_millis(target - now - 1));
+            } else {
+                core::hint::spin_loop();
+            }
+            if started.elapsed() > budget {
+                let waited_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+                return Err(GenerateError::ClockStalled { waited_ms });
+            }
+            now = self.now()?;
+        }
+        Ok(now)
+    }
+}
+
+impl<C: Clock + fmt::Debug> fmt::Debug for Generator<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let id = self.id(0);
+        f.debug_struct("Generator")
+            .field("datacenter", &id.datacenter())
+            .field("machine", &id.machine())
+            .field("tolerance_ms", &self.tolerance_ms)
+            .field("clock", &self.clock)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,488 @@
+//! The generator under threads and under a misbehaving clock.
+#![cfg(feature = "std")]
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use snowflake_runtime::{
+    Clock, ComposeError, GenerateError, Generator, MAX_TIMESTAMP_MS, Snowflake, SystemClock,
+    TWITTER_EPOCH_MS,
+};
+
+/// 2022-06-28T16:07:40.105Z, a time for the hand-driven clocks.
+const T: u64 = 1_656_432_460_105;
+
+/// A clock that moves only when told to.
+struct ManualClock(AtomicU64);
+
+impl ManualClock {
+    fn at(ms: u64) -> Arc<ManualClock> {
+        Arc::new(ManualClock(AtomicU64::new(ms)))
+    }
+    fn set(&self, ms: u64) {
+        self.0.store(ms, Ordering::SeqCst);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now_ms(&self) -> u64 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// A clock whose n-th reading is `script(n)`.
+struct ScriptClock<F> {
+    reads: AtomicU64,
+    script: F,
+}
+
+impl<F: Fn(u64) -> u64 + Send + Sync> ScriptClock<F> {
+    fn new(script: F) -> Self {
+        ScriptClock {
+            reads: AtomicU64::new(0),
+            script,
+        }
+    }
+    fn reads(&self) -> u64 {
+        self.reads.load(Ordering::SeqCst)
+    }
+}
+
+impl<F: Fn(u64) -> u64 + Send + Sync> Clock for ScriptClock<F> {
+    fn now_ms(&self) -> u64 {
+        (self.script)(self.reads.fetch_add(1, Ordering::SeqCst))
+    }
+}
+
+fn wall_ms() -> u64 {
+    u64::try_from(
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap()
+}
+
+fn assert_strictly_increasing(ids: &[Snowflake]) {
+    for pair in ids.windows(2) {
+        assert!(pair[0] < pair[1], "{} then {}", pair[0], pair[1]);
+    }
+}
+
+fn assert_unique(batches: &[Vec<Snowflake>]) {
+    let mut seen = HashSet::new();
+    for id in batches.iter().flatten() {
+        assert!(seen.insert(*id), "duplicate {id}");
+    }
+}
+
+#[test]
+fn generator_is_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<Generator>();
+    check::<Generator<Arc<ManualClock>>>();
+}
+
+#[test]
+fn static_generator() {
+    static IDS: Generator = match Generator::new(31, 31) {
+        Ok(generator) => generator,
+        Err(_) => panic!("valid"),
+    };
+    let id = IDS.next_id();
+    assert_eq!((id.datacenter(), id.machine()), (31, 31));
+}
+
+#[test]
+fn constructors_check_ranges() {
+    assert_eq!(
+        Generator::new(32, 0).err(),
+        Some(ComposeError::DatacenterOutOfRange(32))
+    );
+    assert_eq!(
+        Generator::new(0, 32).err(),
+        Some(ComposeError::MachineOutOfRange(32))
+    );
+    assert_eq!(
+        Generator::new(u64::MAX, 0).err(),
+        Some(ComposeError::DatacenterOutOfRange(u64::MAX))
+    );
+    let clock = ManualClock::at(T);
+    assert_eq!(
+        Generator::with_clock(0, 1 << 40, clock).err(),
+        Some(ComposeError::MachineOutOfRange(1 << 40))
+    );
+    assert!(Generator::new(31, 31).is_ok());
+}
+
+#[test]
+fn known_first_ids() {
+    let generator = Generator::with_clock(1, 1, ManualClock::at(1_288_834_975_657)).unwrap();
+    assert_eq!(generator.next_id().as_u64(), 4_194_439_168);
+    assert_eq!(generator.next_id().as_u64(), 4_194_439_169);
+    let generator = Generator::with_clock(11, 26, ManualClock::at(T)).unwrap();
+    assert_eq!(generator.next_id().as_u64(), 1_541_815_603_606_036_480);
+}
+
+#[test]
+fn new_millisecond_restarts_the_sequence() {
+    let clock = ManualClock::at(T);
+    let generator = Generator::with_clock(1, 2, Arc::clone(&clock)).unwrap();
+    for expected in 0..3 {
+        assert_eq!(generator.next_id().sequence(), expected);
+    }
+    clock.set(T + 5);
+    let id = generator.next_id();
+    assert_eq!((id.timestamp_ms(), id.sequence()), (T + 5, 0));
+}
+
+#[test]
+fn system_clock_threads_share_one_generator() {
+    const THREADS: usize = 2;
+    const PER_THREAD: usize = 1_000_000;
+    let generator = Generator::new(7, 9).unwrap();
+    let before = wall_ms();
+    let batches: Vec<Vec<Snowflake>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..THREADS)
+            .map(|_| {
+                scope.spawn(|| {
+                    (0..PER_THREAD)
+                        .map(|_| generator.next_id())
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let after = wall_ms();
+    for ids in &batches {
+        assert_eq!(ids.len(), PER_THREAD);
+        assert_strictly_increasing(ids);
+        for id in ids {
+            assert_eq!((id.datacenter(), id.machine()), (7, 9));
+            // SystemClock reads the wall clock once per process, to the millisecond.
+            assert!(
+                id.timestamp_ms() + 1 >= before && id.timestamp_ms() <= after + 1,
+                "{id}"
+            );
+        }
+    }
+    assert_unique(&batches);
+    // 2M IDs at 4,096 a millisecond need at least 489 ms; the sequence ran out and recovered.
+    let span = batches
+        .iter()
+        .flatten()
+        .map(|id| id.timestamp_ms())
+        .max()
+        .unwrap()
+        - batches
+            .iter()
+            .flatten()
+            .map(|id| id.timestamp_ms())
+            .min()
+            .unwrap();
+    assert!(span >= 488, "{span}");
+}
+
+#[test]
+fn system_clock_is_monotonic() {
+    let mut last = SystemClock.now_ms();
+    for _ in 0..100_000 {
+        let now = SystemClock.now_ms();
+        assert!(now >= last);
+        last = now;
+    }
+    assert!(last.abs_diff(wall_ms()) < 1_000);
+}
+
+#[test]
+fn exhausted_sequence_waits_for_the_next_millisecond() {
+    // Time moves one millisecond every 10,000 readings: the sequence runs out first.
+    let clock = ScriptClock::new(|n| T + n / 10_000);
+    let generator = Generator::with_clock(1, 1, &clock).unwrap();
+    let ids: Vec<Snowflake> = (0..4096 * 3).map(|_| generator.next_id()).collect();
+    assert_strictly_increasing(&ids);
+    // Every millisecond used is full and starts at 0; none is ahead of the clock.
+    let now = T + clock.reads() / 10_000;
+    for (i, id) in ids.iter().enumerate() {
+        assert_eq!(u64::from(id.sequence()), i as u64 % 4096);
+        assert!(id.timestamp_ms() <= now);
+    }
+    assert!(ids[4095].timestamp_ms() < ids[4096].timestamp_ms());
+}
+
+#[test]
+fn stopped_clock_is_an_error_not_a_hang() {
+    let clock = ManualClock::at(T);
+    let generator = Generator::with_clock(1, 1, Arc::clone(&clock))
+        .unwrap()
+        .with_tolerance(Duration::from_millis(20));
+    for _ in 0..4096 {
+        generator.try_next_id().unwrap();
+    }
+    match generator.try_next_id() {
+        Err(GenerateError::ClockStalled { waited_ms }) => assert!(waited_ms >= 21, "{waited_ms}"),
+        other => panic!("{other:?}"),
+    }
+    // Once the clock moves, IDs flow again, after the last one.
+    clock.set(T + 1);
+    let id = generator.try_next_id().unwrap();
+    assert_eq!((id.timestamp_ms(), id.sequence()), (T + 1, 0));
+}
+
+#[test]
+fn small_step_back_keeps_the_last_millisecond() {
+    let clock = ManualClock::at(T);
+    let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).unwrap();
+    let first = generator.next_id();
+    clock.set(T - 3);
+    let second = generator.next_id();
+    assert!(second > first);
+    // Still in the last millisecond used, ahead of the clock while it recovers.
+    assert_eq!((second.timestamp_ms(), second.sequence()), (T, 1));
+    clock.set(T + 1);
+    assert_eq!(generator.next_id().timestamp_ms(), T + 1);
+}
+
+#[test]
+fn small_step_back_with_a_full_millisecond_waits_for_the_clock() {
+    // 4,096 readings at T, then the clock is 5 ms behind and walks forward 1 ms per 3 readings.
+    let clock = ScriptClock::new(|n| if n < 4096 { T } else { T - 5 + (n - 4096) / 3 });
+    let generator = Generator::with_clock(1, 1, &clock).unwrap();
+    let ids: Vec<Snowflake> = (0..4097).map(|_| generator.next_id()).collect();
+    assert_strictly_increasing(&ids);
+    assert!(ids[..4096].iter().all(|id| id.timestamp_ms() == T));
+    assert_eq!((ids[4096].timestamp_ms(), ids[4096].sequence()), (T + 1, 0));
+    // It waited for the clock to walk from T - 5 to T + 1.
+    assert!(clock.reads() > 4096 + 6 * 3, "{}", clock.reads());
+}
+
+#[test]
+fn clock_jitter_back_and_forth() {
+    // Forward 1 ms every 30 readings, but every 7th reading is up to 9 ms behind.
+    let clock = ScriptClock::new(|n| T + n / 30 - if n % 7 == 0 { (n / 7) % 10 } else { 0 });
+    let generator = Generator::with_clock(2, 3, &clock)
+        .unwrap()
+        .with_tolerance(Duration::from_millis(10));
+    let mut ids = vec![Snowflake::MAX; 200_000];
+    for id in &mut ids {
+        *id = generator.try_next_id().unwrap();
+    }
+    assert_strictly_increasing(&ids);
+    assert!(
+        ids.iter()
+            .all(|id| (id.datacenter(), id.machine()) == (2, 3))
+    );
+    // Never ahead of the furthest reading by more than the tolerance.
+    let last_reading = T + clock.reads() / 30;
+    assert!(ids.last().unwrap().timestamp_ms() <= last_reading);
+}
+
+#[test]
+fn far_step_back_is_an_error_at_once() {
+    let clock = ScriptClock::new(|n| if (1..=4).contains(&n) { T - 5_000 } else { T });
+    let generator = Generator::with_clock(1, 1, &clock).unwrap();
+    let first = generator.next_id();
+    assert_eq!(
+        generator.try_next_id(),
+        Err(GenerateError::ClockMovedBackwards {
+            by_ms: 5_000,
+            tolerance_ms: 1_000
+        })
+    );
+    // At once: the failed call read the clock twice (its reading, then once more), no waiting.
+    assert_eq!(clock.reads(), 3);
+    assert_eq!(
+        generator.try_next_id(),
+        Err(GenerateError::ClockMovedBackwards {
+            by_ms: 5_000,
+            tolerance_ms: 1_000
+        })
+    );
+    // When the clock comes back, the next ID follows the last one.
+    assert!(generator.next_id() > first);
+}
+
+#[test]
+fn zero_tolerance_refuses_any_step_back() {
+    let clock = ManualClock::at(T);
+    let generator = Generator::with_clock(1, 1, Arc::clone(&clock))
+        .unwrap()
+        .with_tolerance(Duration::ZERO);
+    generator.next_id();
+    clock.set(T - 1);
+    assert_eq!(
+        generator.try_next_id(),
+        Err(GenerateError::ClockMovedBackwards {
+            by_ms: 1,
+            tolerance_ms: 0
+        })
+    );
+}
+
+#[test]
+fn clock_before_the_epoch() {
+    let generator = Generator::with_clock(1, 1, ManualClock::at(TWITTER_EPOCH_MS - 1)).unwrap();
+    let err = generator.try_next_id().unwrap_err();
+    assert_eq!(
+        err,
+        GenerateError::ClockBeforeEpoch {
+            now_ms: TWITTER_EPOCH_MS - 1
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "the clock reads 1288834974656 ms, before the Twitter epoch (1288834974657 ms, 2010-11-04T01:42:54.657Z)"
+    );
+    let generator = Generator::with_clock(1, 1, ManualClock::at(TWITTER_EPOCH_MS)).unwrap();
+    assert_eq!(generator.next_id().timestamp_ms(), TWITTER_EPOCH_MS);
+}
+
+#[test]
+fn the_last_millisecond_then_an_error_never_a_wrap() {
+    let clock = ManualClock::at(MAX_TIMESTAMP_MS);
+    let generator = Generator::with_clock(31, 31, Arc::clone(&clock))
+        .unwrap()
+        .with_tolerance(Duration::from_millis(5));
+    let mut ids = vec![Snowflake::MAX; 4096];
+    generator.fill(&mut ids);
+    assert_eq!(ids[4095], Snowflake::MAX);
+    clock.set(MAX_TIMESTAMP_MS + 1);
+    let err = generator.try_next_id().unwrap_err();
+    assert_eq!(
+        err,
+        GenerateError::ClockAfterMax {
+            now_ms: MAX_TIMESTAMP_MS + 1
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "the clock reads 3487858230209 ms, after the last timestamp 41 bits hold (3487858230208 ms, 2080-07-10T17:30:30.208Z)"
+    );
+    clock.set(u64::MAX);
+    assert_eq!(
+        generator.try_next_id(),
+        Err(GenerateError::ClockAfterMax { now_ms: u64::MAX })
+    );
+}
+
+#[test]
+fn exhausting_the_last_millisecond_while_the_clock_stays() {
+    let clock = ManualClock::at(MAX_TIMESTAMP_MS);
+    let generator = Generator::with_clock(0, 0, Arc::clone(&clock))
+        .unwrap()
+        .with_tolerance(Duration::from_millis(5));
+    let mut ids = vec![Snowflake::MAX; 4096];
+    generator.fill(&mut ids);
+    assert!(matches!(
+        generator.try_next_id(),
+        Err(GenerateError::ClockStalled { .. })
+    ));
+}
+
+#[test]
+fn fill_reserves_whole_milliseconds() {
+    let clock = ScriptClock::new(|n| T + n);
+    let generator = Generator::with_clock(4, 5, &clock).unwrap();
+    let mut ids = vec![Snowflake::MAX; 10_000];
+    generator.fill(&mut ids);
+    assert_strictly_increasing(&ids);
+    // 4096 + 4096 + 1808: one clock reading for each batch.
+    assert_eq!(clock.reads(), 3);
+    assert_eq!(ids[0].parts().sequence, 0);
+    assert_eq!(ids[4095].sequence(), 4095);
+    assert_eq!(ids[4096].timestamp_ms(), ids[4095].timestamp_ms() + 1);
+    assert_eq!(ids[9999].sequence(), 1807);
+}
+
+#[test]
+fn fill_of_nothing() {
+    let clock = ScriptClock::new(|_| T);
+    let generator = Generator::with_clock(4, 5, &clock).unwrap();
+    generator.fill(&mut []);
+    assert_eq!(clock.reads(), 0);
+}
+
+#[test]
+fn fill_continues_where_next_id_left_off() {
+    let generator = Generator::with_clock(1, 1, ManualClock::at(T)).unwrap();
+    let first = generator.next_id();
+    let mut batch = [Snowflake::MAX; 10];
+    generator.fill(&mut batch);
+    assert_eq!(batch[0].as_u64(), first.as_u64() + 1);
+    assert_eq!(generator.next_id().as_u64(), batch[9].as_u64() + 1);
+}
+
+#[test]
+fn fill_error_keeps_what_was_issued() {
+    let clock = ManualClock::at(T);
+    let generator = Generator::with_clock(1, 1, Arc::clone(&clock))
+        .unwrap()
+        .with_tolerance(Duration::from_millis(2));
+    let mut ids = vec![Snowflake::MAX; 5000];
+    assert!(matches!(
+        generator.try_fill(&mut ids),
+        Err(GenerateError::ClockStalled { .. })
+    ));
+    assert_strictly_increasing(&ids[..4096]);
+    assert!(ids[4096..].iter().all(|id| *id == Snowflake::MAX));
+}
+
+#[test]
+fn fill_and_next_id_interleaved_across_threads() {
+    let generator = Generator::new(3, 3).unwrap();
+    let batches: Vec<Vec<Snowflake>> = std::thread::scope(|scope| {
+        let filler = scope.spawn(|| {
+            let mut all = Vec::new();
+            for size in [1, 7, 4096, 5000, 100, 12_345] {
+                let mut ids = vec![Snowflake::MAX; size];
+                generator.fill(&mut ids);
+                assert_strictly_increasing(&ids);
+                all.extend(ids);
+            }
+            all
+        });
+        let single = scope.spawn(|| (0..50_000).map(|_| generator.next_id()).collect::<Vec<_>>());
+        vec![filler.join().unwrap(), single.join().unwrap()]
+    });
+    for ids in &batches {
+        assert_strictly_increasing(ids);
+    }
+    assert_unique(&batches);
+}
+
+#[test]
+fn error_messages() {
+    assert_eq!(
+        GenerateError::ClockMovedBackwards {
+            by_ms: 5000,
+            tolerance_ms: 1000
+        }
+        .to_string(),
+        "the clock moved backwards by 5000 ms, more than the 1000 ms the generator waits out"
+    );
+    assert_eq!(
+        GenerateError::ClockStalled { waited_ms: 21 }.to_string(),
+        "the clock did not advance in 21 ms while the generator waited for a new millisecond"
+    );
+}
+
+#[test]
+#[should_panic(expected = "snowflake generator: the clock reads 0 ms, before the Twitter epoch")]
+fn next_id_panics_with_the_error() {
+    Generator::with_clock(1, 1, ManualClock::at(0))
+        .unwrap()
+        .next_id();
+}
+
+#[test]
+fn debug_shows_the_node() {
+    let generator = Generator::new(11, 26).unwrap();
+    assert_eq!(
+        format!("{generator:?}"),
+        "Generator { datacenter: 11, machine: 26, tolerance_ms: 1000, clock: SystemClock, .. }"
+    );
+}
