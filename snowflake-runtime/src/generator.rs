@@ -68,16 +68,23 @@ pub struct SystemClock;
 impl Clock for SystemClock {
     #[inline]
     fn now_ms(&self) -> u64 {
-        // (wall time at the first reading, monotonic time at the same moment)
-        static ANCHOR: OnceLock<(Duration, Instant)> = OnceLock::new();
-        let (wall, start) = ANCHOR.get_or_init(|| {
+        // (Unix ms of the first reading, the monotonic instant at which that millisecond began)
+        static ANCHOR: OnceLock<(u64, Instant)> = OnceLock::new();
+        let (wall_ms, start) = ANCHOR.get_or_init(|| {
             let wall = SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .unwrap_or_default();
-            (wall, Instant::now())
+            let now = Instant::now();
+            // Line the monotonic millisecond boundaries up with the wall clock's.
+            let into_ms = Duration::from_nanos(u64::from(wall.subsec_nanos() % 1_000_000));
+            let wall_ms = u64::try_from(wall.as_millis()).unwrap_or(u64::MAX);
+            (wall_ms, now.checked_sub(into_ms).unwrap_or(now))
         });
-        // u64 milliseconds last 584 million years.
-        u64::try_from((*wall + start.elapsed()).as_millis()).unwrap_or(u64::MAX)
+        // Whole milliseconds in u64 arithmetic: cheaper than `Duration` sums and `u128`.
+        let elapsed = start.elapsed();
+        wall_ms
+            .saturating_add(elapsed.as_secs().saturating_mul(1000))
+            .saturating_add(u64::from(elapsed.subsec_millis()))
     }
 }
 

@@ -1,0 +1,233 @@
+//! This crate's generator beside its peers, in one run, reported as ratios.
+//!
+//! `cargo bench -p snowflake-bench --bench generators` prints a Markdown table:
+//! - sustained IDs per second from 1 thread, and from 2 threads sharing one
+//!   generator, as a share of the format's ceiling of 4,096,000 a second;
+//! - the cost of one call in a burst of 4,096 started right after a millisecond
+//!   boundary (so that no generator runs out of sequence), median of many bursts,
+//!   and its ratio to ours;
+//! - `fill`'s cost per ID in the same burst.
+//!
+//! `rs-snowflake` and `twitter_snowflake` take `&mut self`: they are shared through
+//! a `Mutex`, as their users must, even from one thread, so that every row measures
+//! a generator a service can share.
+
+use std::hint::black_box;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use snowflake_bench::{Contender, Snowdon, ours};
+
+const CEILING: f64 = 4_096_000.0;
+const BURST: u16 = 4096;
+const BURSTS: usize = 301;
+const SUSTAIN: Duration = Duration::from_secs(1);
+
+/// IDs per second while `threads` threads share `generator` for [`SUSTAIN`].
+fn sustained(threads: usize, next_batch: &(dyn Fn() -> u64 + Sync)) -> f64 {
+    let stop = AtomicBool::new(false);
+    let total = AtomicU64::new(0);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut count = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    count += next_batch();
+                }
+                total.fetch_add(count, Ordering::Relaxed);
+            });
+        }
+        std::thread::sleep(SUSTAIN);
+        stop.store(true, Ordering::Relaxed);
+    });
+    #[expect(clippy::cast_precision_loss, reason = "counts far below 2^52")]
+    let ids = total.load(Ordering::Relaxed) as f64;
+    ids / started.elapsed().as_secs_f64()
+}
+
+/// 256 calls of `next`, for [`sustained`]: checking the stop flag per call would cost as much as a call.
+fn batch_of(generator: &dyn Contender) -> impl Fn() -> u64 + Sync + '_ {
+    move || {
+        for _ in 0..256 {
+            black_box(generator.next());
+        }
+        256
+    }
+}
+
+/// Median nanoseconds per ID of each of `bursts` (each issues [`BURST`] IDs).
+/// Each run starts right after a wall-clock millisecond boundary, 2 ms after the
+/// last, so that every generator starts in a fresh millisecond; the contenders
+/// take turns, so that a slower or busier moment of the machine hits them all.
+fn burst_ns_per_id(bursts: &[&dyn Fn()]) -> Vec<f64> {
+    let wall_ms = || {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis())
+    };
+    let mut samples = vec![Vec::with_capacity(BURSTS); bursts.len()];
+    for _ in 0..BURSTS {
+        for (burst, samples) in bursts.iter().zip(&mut samples) {
+            std::thread::sleep(Duration::from_millis(2));
+            let ms = wall_ms();
+            while wall_ms() == ms {
+                std::hint::spin_loop();
+            }
+            let started = Instant::now();
+            burst();
+            samples.push(started.elapsed().as_secs_f64() * 1e9 / f64::from(BURST));
+        }
+    }
+    samples
+        .into_iter()
+        .map(|mut samples| {
+            samples.sort_by(f64::total_cmp);
+            samples[BURSTS / 2]
+        })
+        .collect()
+}
+
+struct Row {
+    name: &'static str,
+    shared_by: &'static str,
+    one_thread: f64,
+    two_threads: f64,
+    ns_per_id: f64,
+}
+
+fn main() {
+    // `cargo test --benches` runs this without `--bench`: building it is the check.
+    if !std::env::args().any(|arg| arg == "--bench") {
+        println!("run with `cargo bench -p snowflake-bench --bench generators`");
+        return;
+    }
+    let ours_generator = ours();
+    let snowflaked_generator = snowflaked::sync::Generator::new(33);
+    let snowdon_generator = Snowdon::default();
+    let rs_snowflake_generator = Mutex::new(snowflake::SnowflakeIdGenerator::new(1, 1));
+    let twitter_generator =
+        Mutex::new(twitter_snowflake::Snowflake::new(33).expect("valid worker id"));
+    let contenders: [(&str, &str, &dyn Contender); 5] = [
+        (
+            "snowflake-kit `next_id`",
+            "`&self`, lock-free",
+            &ours_generator,
+        ),
+        (
+            "snowflaked 1.0 `sync::Generator`",
+            "`&self`, lock-free",
+            &snowflaked_generator,
+        ),
+        (
+            "snowdon 0.2 `generate` (lock-free)",
+            "`&self`, lock-free",
+            &snowdon_generator,
+        ),
+        (
+            "rs-snowflake 0.6 `real_time_generate`",
+            "`Mutex` (`&mut self`)",
+            &rs_snowflake_generator,
+        ),
+        (
+            "twitter_snowflake 1.0 `generate`",
+            "`Mutex` (`&mut self`)",
+            &twitter_generator,
+        ),
+    ];
+
+    let fill_generator = ours();
+    let mut fill_ids = vec![sf::Snowflake::MAX; BURST as usize];
+    let fill_ids = Mutex::new(&mut fill_ids[..]);
+    let fill_burst = || {
+        let mut ids = fill_ids.lock().expect("not poisoned");
+        fill_generator.fill(&mut ids);
+        black_box(&ids);
+    };
+    let fill_batch = || {
+        let mut ids = vec![sf::Snowflake::MAX; BURST as usize];
+        fill_generator.fill(&mut ids);
+        black_box(&ids);
+        u64::from(BURST)
+    };
+
+    let mut bursts: Vec<Box<dyn Fn()>> = contenders
+        .iter()
+        .map(|&(_, _, generator)| -> Box<dyn Fn()> {
+            Box::new(move || {
+                for _ in 0..BURST {
+                    black_box(generator.next());
+                }
+            })
+        })
+        .collect();
+    bursts.push(Box::new(fill_burst));
+    let burst_refs: Vec<&dyn Fn()> = bursts.iter().map(|b| &**b as &dyn Fn()).collect();
+    let ns = burst_ns_per_id(&burst_refs);
+
+    let rows: Vec<Row> = contenders
+        .iter()
+        .zip(&ns)
+        .map(|(&(name, shared_by, generator), &ns_per_id)| {
+            let batch = batch_of(generator);
+            Row {
+                name,
+                shared_by,
+                one_thread: sustained(1, &batch),
+                two_threads: sustained(2, &batch),
+                ns_per_id,
+            }
+        })
+        .collect();
+    let fill_one = sustained(1, &fill_batch);
+    let fill_two = sustained(2, &fill_batch);
+    let fill_ns = ns[contenders.len()];
+
+    report(&rows, fill_one, fill_two, fill_ns);
+}
+
+/// Prints the table and whether the bars of the generator issue are met.
+fn report(rows: &[Row], fill_one: f64, fill_two: f64, fill_ns: f64) {
+    let ours_ns = rows[0].ns_per_id;
+    println!(
+        "| generator | shared through | 1 thread, ids/s | share of 4,096,000 | 2 threads, ids/s | share | ns per id in a burst | ratio to ours |"
+    );
+    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for row in rows {
+        println!(
+            "| {} | {} | {:.0} | {:.2}% | {:.0} | {:.2}% | {:.1} | {:.2} |",
+            row.name,
+            row.shared_by,
+            row.one_thread,
+            100.0 * row.one_thread / CEILING,
+            row.two_threads,
+            100.0 * row.two_threads / CEILING,
+            row.ns_per_id,
+            row.ns_per_id / ours_ns,
+        );
+    }
+    println!(
+        "| snowflake-kit `fill`, 4,096 at a time | `&self`, lock-free | {fill_one:.0} | {:.2}% | {fill_two:.0} | {:.2}% | {fill_ns:.1} | {:.2} |",
+        100.0 * fill_one / CEILING,
+        100.0 * fill_two / CEILING,
+        fill_ns / ours_ns,
+    );
+
+    let best_peer = rows[1..3]
+        .iter()
+        .map(|row| row.ns_per_id)
+        .fold(f64::INFINITY, f64::min);
+    println!();
+    println!(
+        "bars: sustained >= 99% from 1 thread: {}; from 2 threads: {}; per call <= best thread-safe peer ({best_peer:.1} ns): {}; fill <= 1/5 of per call: {}",
+        verdict(rows[0].one_thread >= 0.99 * CEILING),
+        verdict(rows[0].two_threads >= 0.99 * CEILING),
+        verdict(ours_ns <= best_peer),
+        verdict(fill_ns * 5.0 <= ours_ns),
+    );
+}
+
+fn verdict(met: bool) -> &'static str {
+    if met { "met" } else { "NOT MET" }
+}
