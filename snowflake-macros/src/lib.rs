@@ -1,8 +1,8 @@
 //! Internal to `snowflake-kit`: the proc macro behind `snowflake_kit::snowflake!`.
 //! Depend on the facade crate, not on this one; nothing here is a stable API.
 //!
-//! The macro works in three steps, a module each: [`parse`] reads the tokens,
-//! [`check`] validates every argument (collecting all errors), [`expand`]
+//! The macro works in three steps, a module each: `parse` reads the tokens,
+//! `check` validates every argument (collecting all errors), `expand`
 //! writes the constant. The format itself comes from `snowflake_runtime`.
 
 mod check;
