@@ -35,12 +35,8 @@ enum Command {
         /// Unix time in milliseconds, or an RFC 3339 date such as 2022-06-28T16:07:40.105Z [default: now]
         #[arg(long, value_name = "MS|RFC3339", allow_hyphen_values = true)]
         ts: Option<String>,
-        /// Datacenter id, 0..=31.
-        #[arg(long, value_name = "N", allow_hyphen_values = true)]
-        dc: String,
-        /// Machine id, 0..=31.
-        #[arg(long, value_name = "N", allow_hyphen_values = true)]
-        machine: String,
+        #[command(flatten)]
+        node: NodeArgs,
         /// Sequence number, 0..=4095.
         #[arg(
             long,
@@ -62,12 +58,8 @@ enum Command {
     },
     /// Issue live IDs from a generator, one per line.
     Generate {
-        /// Datacenter id, 0..=31.
-        #[arg(long, value_name = "N", allow_hyphen_values = true)]
-        dc: String,
-        /// Machine id, 0..=31.
-        #[arg(long, value_name = "N", allow_hyphen_values = true)]
-        machine: String,
+        #[command(flatten)]
+        node: NodeArgs,
         /// How many IDs.
         #[arg(
             short = 'n',
@@ -80,6 +72,28 @@ enum Command {
         #[command(flatten)]
         format: FormatArgs,
     },
+}
+
+/// The issuer: `--dc` and `--machine`, checked by the runtime's `compose`.
+#[derive(Args, Debug)]
+struct NodeArgs {
+    /// Datacenter id, 0..=31.
+    // Strings, parsed by `input`: clap's own parsing would print several lines and
+    // read `-1` as a flag.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    dc: String,
+    /// Machine id, 0..=31.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    machine: String,
+}
+
+impl NodeArgs {
+    fn parse(&self) -> Result<(u64, u64), Failure> {
+        Ok((
+            input::number("--dc", &self.dc)?,
+            input::number("--machine", &self.machine)?,
+        ))
+    }
 }
 
 #[derive(Args, Debug)]
@@ -158,8 +172,7 @@ fn run(command: Command) -> Result<(), Failure> {
     match command {
         Command::Compose {
             ts,
-            dc,
-            machine,
+            node,
             seq,
             format,
         } => {
@@ -167,13 +180,9 @@ fn run(command: Command) -> Result<(), Failure> {
                 Some(ts) => input::timestamp(&ts)?,
                 None => input::now_ms(),
             };
-            let id = sf::compose(
-                ts,
-                input::number("--dc", &dc)?,
-                input::number("--machine", &machine)?,
-                input::number("--seq", &seq)?,
-            )
-            .map_err(|e| Failure::Usage(input::compose_error(&e)))?;
+            let (dc, machine) = node.parse()?;
+            let id = sf::compose(ts, dc, machine, input::number("--seq", &seq)?)
+                .map_err(|e| Failure::Usage(input::compose_error(&e)))?;
             output::write(&mut out, id, format.format(), false)?;
         }
         Command::Decode { ids, format } => {
@@ -189,13 +198,11 @@ fn run(command: Command) -> Result<(), Failure> {
             }
         }
         Command::Generate {
-            dc,
-            machine,
+            node,
             count,
             format,
         } => {
-            let dc = input::number("--dc", &dc)?;
-            let machine = input::number("--machine", &machine)?;
+            let (dc, machine) = node.parse()?;
             let count = input::number("-n", &count)?;
             let generator = Generator::new(dc, machine)
                 .map_err(|e| Failure::Usage(input::compose_error(&e)))?;
