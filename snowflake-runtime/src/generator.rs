@@ -1,8 +1,14 @@
 use core::fmt;
+#[cfg(not(loom))]
 use core::sync::atomic::{AtomicU64, Ordering};
 use core::time::Duration;
 use std::sync::{Arc, OnceLock};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+// Under `--cfg loom` the one atomic of the generator is loom's, whose model checker
+// then tries every interleaving of the threads in `tests/loom.rs`.
+#[cfg(loom)]
+use loom::sync::atomic::{AtomicU64, Ordering};
 
 use crate::{
     ComposeError, MAX_SEQUENCE, MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS, Snowflake,
@@ -218,6 +224,8 @@ const fn node_bits(datacenter: u64, machine: u64) -> Result<u64, ComposeError> {
     }
 }
 
+// Loom's atomics cannot be built in a `const fn`; the loom tests use `with_clock`.
+#[cfg(not(loom))]
 impl Generator {
     /// A generator on the [`SystemClock`]. `const`, so it can sit in a `static`.
     ///
