@@ -183,6 +183,16 @@ fn decode_tweet() {
 }
 
 #[test]
+fn decode_agrees_with_snowflake_macro() {
+    // `sf` is this package's name for snowflake-kit: the macro works under a renamed dependency.
+    const TWEET_ID: sf::BakedSnowflake =
+        sf::snowflake!(ts = "2022-06-28T16:07:40.105Z", dc = 11, machine = 26);
+    let json = ok(&["decode", "--json", &TWEET_ID.id.to_string()]);
+    assert_eq!(json, TWEET_JSON);
+    assert_eq!(field(&json, "binary"), TWEET_ID.binary);
+}
+
+#[test]
 fn decode_several_ids() {
     let human = ok(&["decode", "4194439168", "1541815603606036480"]);
     assert!(human.starts_with("id         4194439168\n"));

@@ -38,6 +38,13 @@ use crate::{
 /// ```
 pub trait Clock: Send + Sync {
     /// The current Unix time in milliseconds.
+    ///
+    /// ```
+    /// use snowflake_runtime::{Clock, SystemClock};
+    ///
+    /// let now = SystemClock.now_ms();
+    /// assert!(now > snowflake_runtime::TWITTER_EPOCH_MS);
+    /// ```
     fn now_ms(&self) -> u64;
 }
 
