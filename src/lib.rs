@@ -34,6 +34,9 @@ pub use snowflake_runtime::*;
 /// | `machine` | machine id, `0..=31` | required |
 /// | `seq` | sequence number, `0..=4095` | `0` |
 ///
+/// An omitted `ts` is read when the calling crate compiles: a build that does not
+/// recompile that crate keeps the earlier time.
+///
 /// Integers may be written in any base, with `_` separators and an unsigned
 /// integer suffix (`0x1F`, `0b1_1111`, `31u8`).
 ///
