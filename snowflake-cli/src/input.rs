@@ -2,7 +2,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use sf::{ComposeError, Snowflake};
+use sf::ComposeError;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
@@ -69,11 +69,6 @@ pub(crate) fn compose_error(e: &ComposeError) -> String {
         _ => "--ts",
     };
     format!("{arg}: {e}")
-}
-
-/// An ID in decimal.
-pub(crate) fn id(text: &str) -> Result<Snowflake, sf::ParseSnowflakeError> {
-    text.parse()
 }
 
 /// Now, in Unix milliseconds.

@@ -189,11 +189,8 @@ fn run(command: Command) -> Result<(), Failure> {
             if ids.is_empty() {
                 decode_stdin(&mut out, format.format())?;
             } else {
-                for (i, text) in ids.iter().enumerate() {
-                    let id = input::id(text)
-                        .map_err(|e| Failure::Usage(format!("invalid ID {text:?}: {e}")))?;
-                    separate(&mut out, format.format(), i)?;
-                    output::write(&mut out, id, format.format(), true)?;
+                for (index, text) in ids.iter().enumerate() {
+                    decode_one(&mut out, text, format.format(), index, "")?;
                 }
             }
         }
@@ -213,11 +210,22 @@ fn run(command: Command) -> Result<(), Failure> {
     Ok(())
 }
 
-/// A blank line between the human blocks of several IDs.
-fn separate(out: &mut impl Write, format: Format, index: usize) -> io::Result<()> {
+/// Decodes the `index`-th ID and writes it; `place` (such as `line 3: `) starts its error.
+fn decode_one(
+    out: &mut impl Write,
+    text: &str,
+    format: Format,
+    index: usize,
+    place: &str,
+) -> Result<(), Failure> {
+    let id: Snowflake = text
+        .parse()
+        .map_err(|e| Failure::Usage(format!("{place}invalid ID {text:?}: {e}")))?;
+    // A blank line between the human blocks of several IDs.
     if format == Format::Human && index > 0 {
         writeln!(out)?;
     }
+    output::write(out, id, format, true)?;
     Ok(())
 }
 
@@ -229,11 +237,7 @@ fn decode_stdin(out: &mut impl Write, format: Format) -> Result<(), Failure> {
         if text.is_empty() {
             continue;
         }
-        let id = input::id(text).map_err(|e| {
-            Failure::Usage(format!("line {}: invalid ID {text:?}: {e}", number + 1))
-        })?;
-        separate(out, format, shown)?;
-        output::write(out, id, format, true)?;
+        decode_one(out, text, format, shown, &format!("line {}: ", number + 1))?;
         // Each answer as soon as its line is read, for interactive use and pipes.
         out.flush()?;
         shown += 1;
