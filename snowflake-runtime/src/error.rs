@@ -120,3 +120,72 @@ impl fmt::Display for ParseSnowflakeError {
 }
 
 impl core::error::Error for ParseSnowflakeError {}
+
+/// Why a [`Generator`](crate::Generator) could not issue an ID.
+///
+/// ```
+/// use snowflake_runtime::GenerateError;
+///
+/// let err = GenerateError::ClockMovedBackwards { by_ms: 1500, tolerance_ms: 1000 };
+/// assert_eq!(
+///     err.to_string(),
+///     "the clock moved backwards by 1500 ms, more than the 1000 ms the generator waits out",
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GenerateError {
+    /// The clock reads further behind the last issued ID than the generator's
+    /// tolerance. Reported at once, without waiting.
+    ClockMovedBackwards {
+        /// How far the clock is behind the last issued ID's timestamp.
+        by_ms: u64,
+        /// The generator's tolerance.
+        tolerance_ms: u64,
+    },
+    /// The clock reads before the Twitter epoch: no ID can carry that time.
+    ClockBeforeEpoch {
+        /// The clock's reading, Unix ms.
+        now_ms: u64,
+    },
+    /// The clock reads after 2080-07-10T17:30:30.208Z, the last time 41 bits hold.
+    ClockAfterMax {
+        /// The clock's reading, Unix ms.
+        now_ms: u64,
+    },
+    /// The generator waited for the clock to reach a new millisecond, and it did not
+    /// advance: a stopped clock, not a slow one, since the wait is bounded.
+    ClockStalled {
+        /// How long the generator waited, in ms of the monotonic clock.
+        waited_ms: u64,
+    },
+}
+
+impl fmt::Display for GenerateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            GenerateError::ClockMovedBackwards {
+                by_ms,
+                tolerance_ms,
+            } => write!(
+                f,
+                "the clock moved backwards by {by_ms} ms, more than the {tolerance_ms} ms the generator waits out"
+            ),
+            GenerateError::ClockBeforeEpoch { now_ms } => write!(
+                f,
+                "the clock reads {now_ms} ms, before the Twitter epoch ({TWITTER_EPOCH_MS} ms, {TWITTER_EPOCH_RFC3339})"
+            ),
+            GenerateError::ClockAfterMax { now_ms } => write!(
+                f,
+                "the clock reads {now_ms} ms, after the last timestamp 41 bits hold \
+                 ({MAX_TIMESTAMP_MS} ms, {MAX_TIMESTAMP_RFC3339})"
+            ),
+            GenerateError::ClockStalled { waited_ms } => write!(
+                f,
+                "the clock did not advance in {waited_ms} ms while the generator waited for a new millisecond"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for GenerateError {}

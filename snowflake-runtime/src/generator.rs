@@ -2,8 +2,7 @@ use core::fmt;
 #[cfg(not(loom))]
 use core::sync::atomic::{AtomicU64, Ordering};
 use core::time::Duration;
-use std::sync::{Arc, OnceLock};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 // Under `--cfg loom` the one atomic of the generator is loom's, whose model checker
 // then tries every interleaving of the threads in `tests/loom.rs`.
@@ -11,164 +10,9 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use loom::sync::atomic::{AtomicU64, Ordering};
 
 use crate::{
-    ComposeError, MAX_SEQUENCE, MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS, Snowflake,
-    TIMESTAMP_SHIFT, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339, compose,
+    Clock, ComposeError, GenerateError, MAX_SEQUENCE, MAX_TIMESTAMP_MS, SEQUENCE_BITS, Snowflake,
+    SystemClock, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS, compose,
 };
-
-/// A source of Unix time in milliseconds, for a [`Generator`].
-///
-/// [`SystemClock`] is the one to use in services; tests implement their own
-/// to step time back and forth:
-///
-/// ```
-/// use std::sync::atomic::{AtomicU64, Ordering};
-/// use snowflake_runtime::{Clock, Generator};
-///
-/// struct Fixed(AtomicU64);
-/// impl Clock for Fixed {
-///     fn now_ms(&self) -> u64 {
-///         self.0.load(Ordering::Relaxed)
-///     }
-/// }
-///
-/// let generator = Generator::with_clock(1, 1, Fixed(AtomicU64::new(1_288_834_975_657)))?;
-/// assert_eq!(generator.next_id().as_u64(), 4_194_439_168);
-/// assert_eq!(generator.next_id().as_u64(), 4_194_439_169);
-/// # Ok::<(), snowflake_runtime::ComposeError>(())
-/// ```
-pub trait Clock: Send + Sync {
-    /// The current Unix time in milliseconds.
-    ///
-    /// ```
-    /// use snowflake_runtime::{Clock, SystemClock};
-    ///
-    /// let now = SystemClock.now_ms();
-    /// assert!(now > snowflake_runtime::TWITTER_EPOCH_MS);
-    /// ```
-    fn now_ms(&self) -> u64;
-}
-
-impl<C: Clock + ?Sized> Clock for &C {
-    fn now_ms(&self) -> u64 {
-        (**self).now_ms()
-    }
-}
-
-impl<C: Clock + ?Sized> Clock for Arc<C> {
-    fn now_ms(&self) -> u64 {
-        (**self).now_ms()
-    }
-}
-
-/// The wall clock, read once per process, then advanced by the monotonic clock.
-///
-/// Steps of the wall clock after the first reading (NTP corrections, a person
-/// setting the time) cannot move IDs backwards, and every generator of the
-/// process shares one timeline. The price: over days, the result drifts from
-/// the wall clock as much as the monotonic clock does from NTP's time.
-///
-/// ```
-/// use snowflake_runtime::{Clock, SystemClock};
-///
-/// let a = SystemClock.now_ms();
-/// let b = SystemClock.now_ms();
-/// assert!(a <= b);
-/// assert!(a > 1_700_000_000_000); // after 2023
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SystemClock;
-
-impl Clock for SystemClock {
-    #[inline]
-    fn now_ms(&self) -> u64 {
-        // (Unix ms of the first reading, the monotonic instant at which that millisecond began)
-        static ANCHOR: OnceLock<(u64, Instant)> = OnceLock::new();
-        let (wall_ms, start) = ANCHOR.get_or_init(|| {
-            let wall = SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .unwrap_or_default();
-            let now = Instant::now();
-            // Line the monotonic millisecond boundaries up with the wall clock's.
-            let into_ms = Duration::from_nanos(u64::from(wall.subsec_nanos() % 1_000_000));
-            let wall_ms = u64::try_from(wall.as_millis()).unwrap_or(u64::MAX);
-            (wall_ms, now.checked_sub(into_ms).unwrap_or(now))
-        });
-        // Whole milliseconds in u64 arithmetic: cheaper than `Duration` sums and `u128`.
-        let elapsed = start.elapsed();
-        wall_ms
-            .saturating_add(elapsed.as_secs().saturating_mul(1000))
-            .saturating_add(u64::from(elapsed.subsec_millis()))
-    }
-}
-
-/// Why a [`Generator`] could not issue an ID.
-///
-/// ```
-/// use snowflake_runtime::GenerateError;
-///
-/// let err = GenerateError::ClockMovedBackwards { by_ms: 1500, tolerance_ms: 1000 };
-/// assert_eq!(
-///     err.to_string(),
-///     "the clock moved backwards by 1500 ms, more than the 1000 ms the generator waits out",
-/// );
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum GenerateError {
-    /// The clock reads further behind the last issued ID than the generator's
-    /// tolerance. Reported at once, without waiting.
-    ClockMovedBackwards {
-        /// How far the clock is behind the last issued ID's timestamp.
-        by_ms: u64,
-        /// The generator's tolerance.
-        tolerance_ms: u64,
-    },
-    /// The clock reads before the Twitter epoch: no ID can carry that time.
-    ClockBeforeEpoch {
-        /// The clock's reading, Unix ms.
-        now_ms: u64,
-    },
-    /// The clock reads after 2080-07-10T17:30:30.208Z, the last time 41 bits hold.
-    ClockAfterMax {
-        /// The clock's reading, Unix ms.
-        now_ms: u64,
-    },
-    /// The generator waited for the clock to reach a new millisecond, and it did not
-    /// advance: a stopped clock, not a slow one, since the wait is bounded.
-    ClockStalled {
-        /// How long the generator waited, in ms of the monotonic clock.
-        waited_ms: u64,
-    },
-}
-
-impl fmt::Display for GenerateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            GenerateError::ClockMovedBackwards {
-                by_ms,
-                tolerance_ms,
-            } => write!(
-                f,
-                "the clock moved backwards by {by_ms} ms, more than the {tolerance_ms} ms the generator waits out"
-            ),
-            GenerateError::ClockBeforeEpoch { now_ms } => write!(
-                f,
-                "the clock reads {now_ms} ms, before the Twitter epoch ({TWITTER_EPOCH_MS} ms, {TWITTER_EPOCH_RFC3339})"
-            ),
-            GenerateError::ClockAfterMax { now_ms } => write!(
-                f,
-                "the clock reads {now_ms} ms, after the last timestamp 41 bits hold \
-                 ({MAX_TIMESTAMP_MS} ms, {MAX_TIMESTAMP_RFC3339})"
-            ),
-            GenerateError::ClockStalled { waited_ms } => write!(
-                f,
-                "the clock did not advance in {waited_ms} ms while the generator waited for a new millisecond"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for GenerateError {}
 
 /// Issues unique, increasing IDs for one datacenter and machine, up to 4,096 a millisecond.
 ///

@@ -2,8 +2,10 @@
 
 use proptest::prelude::*;
 use snowflake_runtime::{
-    ComposeError, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, ParseSnowflakeError,
-    Parts, Snowflake, TWITTER_EPOCH_MS, compose, decompose,
+    ComposeError, DATACENTER_BITS, DATACENTER_SHIFT, MACHINE_BITS, MACHINE_SHIFT, MAX_DATACENTER,
+    MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_DELTA, MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339,
+    ParseSnowflakeError, Parts, SEQUENCE_BITS, SEQUENCE_SHIFT, Snowflake, TIMESTAMP_BITS,
+    TIMESTAMP_SHIFT, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339, compose, decompose,
 };
 
 const REFERENCE_BITS: &str = "0 00000000000000000000000000000001111101000 00001 00001 000000000000";
@@ -36,6 +38,22 @@ fn constants_are_the_layout() {
     assert_eq!(TWITTER_EPOCH_MS, 1_288_834_974_657);
     assert_eq!(MAX_TIMESTAMP_MS, 3_487_858_230_208);
     assert_eq!((MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE), (31, 31, 4095));
+    assert_eq!(
+        (TIMESTAMP_BITS, DATACENTER_BITS, MACHINE_BITS, SEQUENCE_BITS),
+        (41, 5, 5, 12)
+    );
+    assert_eq!(
+        (
+            TIMESTAMP_SHIFT,
+            DATACENTER_SHIFT,
+            MACHINE_SHIFT,
+            SEQUENCE_SHIFT
+        ),
+        (22, 17, 12, 0)
+    );
+    assert_eq!(MAX_TIMESTAMP_DELTA, (1 << 41) - 1);
+    assert_eq!(TWITTER_EPOCH_RFC3339, "2010-11-04T01:42:54.657Z");
+    assert_eq!(MAX_TIMESTAMP_RFC3339, "2080-07-10T17:30:30.208Z");
 }
 
 #[test]
