@@ -55,6 +55,7 @@ mod clock;
 mod error;
 #[cfg(feature = "std")]
 mod generator;
+mod rfc3339;
 #[cfg(feature = "serde")]
 mod serde_impl;
 mod snowflake;
@@ -65,6 +66,7 @@ pub use crate::clock::{Clock, SystemClock};
 pub use crate::error::{ComposeError, GenerateError, ParseSnowflakeError};
 #[cfg(feature = "std")]
 pub use crate::generator::Generator;
+pub use crate::rfc3339::{DateField, Rfc3339, Rfc3339Error, parse_rfc3339};
 #[cfg(feature = "serde")]
 pub use crate::serde_impl::as_string;
 pub use crate::snowflake::{Parts, SegmentedBinary, Snowflake, compose, decompose};

@@ -3,7 +3,8 @@ use core::str::FromStr;
 
 use crate::{
     ComposeError, DATACENTER_SHIFT, MACHINE_SHIFT, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE,
-    MAX_TIMESTAMP_MS, ParseSnowflakeError, SEQUENCE_SHIFT, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS,
+    MAX_TIMESTAMP_MS, ParseSnowflakeError, Rfc3339, SEQUENCE_SHIFT, TIMESTAMP_SHIFT,
+    TWITTER_EPOCH_MS,
 };
 
 /// A Snowflake ID: a `u64` whose sign bit is clear. See the [layout](crate#layout).
@@ -236,6 +237,21 @@ impl Snowflake {
             datacenter: self.datacenter(),
             machine: self.machine(),
             sequence: self.sequence(),
+        }
+    }
+
+    /// The timestamp as RFC 3339 in UTC, always with three fraction digits.
+    ///
+    /// ```
+    /// let tweet: snowflake_runtime::Snowflake = "1541815603606036480".parse()?;
+    /// assert_eq!(tweet.rfc3339().to_string(), "2022-06-28T16:07:40.105Z");
+    /// # Ok::<(), snowflake_runtime::ParseSnowflakeError>(())
+    /// ```
+    pub const fn rfc3339(self) -> Rfc3339 {
+        match Rfc3339::new(self.timestamp_ms()) {
+            Some(time) => time,
+            // Every ID's timestamp is before 2081.
+            None => unreachable!(),
         }
     }
 
