@@ -1,22 +1,22 @@
-//! [`Invocation`] -> the ID it names, or every error in it at once.
+//! [`Invocation`] -> the ID it names, or every error in it at once: the key
+//! dispatch and the integer rules. The rules of `ts` are in `ts.rs`.
 
 use std::fmt::Display;
 
 use proc_macro2::Span;
 use quote::ToTokens;
 use snowflake_runtime::{
-    ComposeError, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS,
-    MAX_TIMESTAMP_RFC3339, Snowflake, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339, compose,
+    ComposeError, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, Rfc3339, Snowflake,
+    TWITTER_EPOCH_MS, compose,
 };
-use syn::{Lit, LitInt, LitStr};
-use time::OffsetDateTime;
-use time::format_description::well_known::Rfc3339;
+use syn::{Lit, LitInt};
 
-use crate::parse::{Invocation, Value};
+use crate::parse::{Arg, Invocation, Value};
+use crate::ts;
 
 /// The four keys, in the order of the layout.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Key {
+pub(crate) enum Key {
     Ts,
     Dc,
     Machine,
@@ -25,8 +25,24 @@ enum Key {
 
 const KEYS: [Key; 4] = [Key::Ts, Key::Dc, Key::Machine, Key::Seq];
 
+/// Names people reach for, and the key they mean.
+const SYNONYMS: [(&str, Key); 12] = [
+    ("timestamp", Key::Ts),
+    ("time", Key::Ts),
+    ("t", Key::Ts),
+    ("datacenter", Key::Dc),
+    ("datacenter_id", Key::Dc),
+    ("data_center", Key::Dc),
+    ("worker", Key::Machine),
+    ("worker_id", Key::Machine),
+    ("machine_id", Key::Machine),
+    ("node", Key::Machine),
+    ("sequence", Key::Seq),
+    ("sequence_id", Key::Seq),
+];
+
 impl Key {
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Key::Ts => "ts",
             Key::Dc => "dc",
@@ -39,12 +55,31 @@ impl Key {
         KEYS.into_iter().find(|key| key.name() == name)
     }
 
+    /// The key an unknown name most likely meant: a synonym, or a key at most
+    /// two edits away.
+    fn nearest(name: &str) -> Option<Key> {
+        let lower = name.to_ascii_lowercase();
+        SYNONYMS
+            .into_iter()
+            .find(|(synonym, _)| *synonym == lower)
+            .map(|(_, key)| key)
+            .or_else(|| {
+                KEYS.into_iter()
+                    .map(|key| (edit_distance(&lower, key.name()), key))
+                    .filter(|(distance, _)| *distance <= 2)
+                    .min_by_key(|(distance, _)| *distance)
+                    .map(|(_, key)| key)
+            })
+    }
+
     /// What the key accepts, for messages.
-    fn allowed(self) -> String {
+    pub(crate) fn allowed(self) -> String {
         match self {
             Key::Ts => format!(
                 "expected Unix ms in {TWITTER_EPOCH_MS}..={MAX_TIMESTAMP_MS}, or an RFC 3339 \
-                 string from {TWITTER_EPOCH_RFC3339} to {MAX_TIMESTAMP_RFC3339}"
+                 string from {} to {}",
+                snowflake_runtime::TWITTER_EPOCH_RFC3339,
+                snowflake_runtime::MAX_TIMESTAMP_RFC3339
             ),
             Key::Dc => format!("expected 0..={MAX_DATACENTER}"),
             Key::Machine => format!("expected 0..={MAX_MACHINE}"),
@@ -52,9 +87,24 @@ impl Key {
         }
     }
 
+    /// What the key takes, for messages about a value of the wrong kind.
+    pub(crate) fn expected(self) -> String {
+        match self {
+            Key::Ts => format!(
+                "an integer literal (Unix ms) in {TWITTER_EPOCH_MS}..={MAX_TIMESTAMP_MS}, or an \
+                 RFC 3339 string from \"{}\" to \"{}\"",
+                snowflake_runtime::TWITTER_EPOCH_RFC3339,
+                snowflake_runtime::MAX_TIMESTAMP_RFC3339
+            ),
+            Key::Dc => format!("an integer literal in 0..={MAX_DATACENTER}"),
+            Key::Machine => format!("an integer literal in 0..={MAX_MACHINE}"),
+            Key::Seq => format!("an integer literal in 0..={MAX_SEQUENCE}"),
+        }
+    }
+
     /// Checks one value against its field's range with the runtime's own
     /// `compose`, the other fields set to their smallest valid values.
-    fn check_range(self, value: u64) -> Result<u64, ComposeError> {
+    pub(crate) fn check_range(self, value: u64) -> Result<u64, ComposeError> {
         let (ts, dc, machine, seq) = match self {
             Key::Ts => (value, 0, 0, 0),
             Key::Dc => (TWITTER_EPOCH_MS, value, 0, 0),
@@ -65,12 +115,28 @@ impl Key {
     }
 }
 
+/// Levenshtein distance, for suggestions among four short keys.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+        }
+    }
+    row[b.len()]
+}
+
 /// Every error of one invocation, merged into one `syn::Error`.
 #[derive(Default)]
-struct Errors(Option<syn::Error>);
+pub(crate) struct Errors(Option<syn::Error>);
 
 impl Errors {
-    fn push(&mut self, error: syn::Error) {
+    pub(crate) fn push(&mut self, error: syn::Error) {
         match &mut self.0 {
             Some(errors) => errors.combine(error),
             None => self.0 = Some(error),
@@ -78,55 +144,77 @@ impl Errors {
     }
 
     /// Records `result`'s error, if any, and passes its value on.
-    fn take<T>(&mut self, result: syn::Result<T>) -> Option<T> {
+    fn record<T>(&mut self, result: syn::Result<T>) -> Option<T> {
         result.map_err(|error| self.push(error)).ok()
     }
 }
 
+/// What became of one key's value.
+#[derive(Clone, Copy)]
+enum Field {
+    /// Not written.
+    Missing,
+    /// Written, and wrong: the error is recorded.
+    Invalid,
+    /// Written and valid.
+    Given(u64),
+}
+
+impl From<Option<u64>> for Field {
+    fn from(value: Option<u64>) -> Field {
+        value.map_or(Field::Invalid, Field::Given)
+    }
+}
+
+/// What `expand` needs of a valid invocation.
+pub(crate) struct Checked {
+    pub(crate) id: Snowflake,
+    /// `ts` was left out, so the ID depends on `SOURCE_DATE_EPOCH`.
+    pub(crate) build_time: bool,
+}
+
 /// Validates every argument and composes the ID.
-pub(crate) fn check(call: &Invocation) -> syn::Result<Snowflake> {
+pub(crate) fn check(call: &Invocation) -> syn::Result<Checked> {
     let mut errors = Errors::default();
-    // Each key's value, once given: `None` inside when it is wrong (and reported).
-    let mut values: [Option<Option<u64>>; 4] = [None; 4];
+    let mut fields = [Field::Missing; 4];
     // In the order written, so that the errors come out in that order too.
     for arg in &call.args {
-        let name = arg.key.to_string();
-        match Key::from_name(&name) {
-            None => errors.push(syn::Error::new(
-                arg.key.span(),
-                format!("unknown argument `{name}`, expected `ts`, `dc`, `machine` or `seq`"),
-            )),
-            Some(key) if values[key as usize].is_some() => {
-                errors.push(syn::Error::new(
-                    arg.key.span(),
-                    format!("duplicate argument `{name}`"),
-                ));
-            }
-            Some(key) => {
-                let value = match key {
-                    Key::Ts => timestamp(&arg.value),
-                    _ => integer_field(key, &arg.value),
-                };
-                values[key as usize] = Some(errors.take(value));
-            }
+        for slip in &arg.slips {
+            errors.push(slip.clone());
+        }
+        check_arg(arg, &mut fields, &mut errors);
+        for slip in &arg.slips_after {
+            errors.push(slip.clone());
         }
     }
-    let [ts, dc, machine, seq] = values;
-    let ts = ts.unwrap_or_else(|| errors.take(build_time()));
-    let mut missing = |key: Key| {
-        let message = format!("missing argument `{}`", key.name());
-        errors.push(syn::Error::new(Span::call_site(), message));
-        None
+    let [ts, dc, machine, seq] = fields;
+    let build_time = matches!(ts, Field::Missing);
+    let ts = match ts {
+        Field::Missing => errors.record(ts::build_time()).into(),
+        other => other,
     };
-    let dc = dc.unwrap_or_else(|| missing(Key::Dc));
-    let machine = machine.unwrap_or_else(|| missing(Key::Machine));
-    let seq = seq.unwrap_or(Some(0));
+    let mut required = |field: Field, key: Key| {
+        if matches!(field, Field::Missing) {
+            let message = format!("missing argument `{}`", key.name());
+            errors.push(syn::Error::new(Span::call_site(), message));
+        }
+        field
+    };
+    let dc = required(dc, Key::Dc);
+    let machine = required(machine, Key::Machine);
+    let seq = match seq {
+        Field::Missing => Field::Given(0),
+        other => other,
+    };
     if let Some(errors) = errors.0 {
         return Err(errors);
     }
     match (ts, dc, machine, seq) {
-        (Some(ts), Some(dc), Some(machine), Some(seq)) => compose(ts, dc, machine, seq)
-            .map_err(|e| syn::Error::new(Span::call_site(), format!("internal error: {e}"))),
+        (Field::Given(ts), Field::Given(dc), Field::Given(machine), Field::Given(seq)) => {
+            compose(ts, dc, machine, seq)
+                .map(|id| Checked { id, build_time })
+                .map_err(|e| syn::Error::new(Span::call_site(), format!("internal error: {e}")))
+        }
         _ => Err(syn::Error::new(
             Span::call_site(),
             "internal error: a field has neither a value nor an error",
@@ -134,15 +222,107 @@ pub(crate) fn check(call: &Invocation) -> syn::Result<Snowflake> {
     }
 }
 
+/// Checks one argument's key and value, and records the value in `fields`.
+fn check_arg(arg: &Arg, fields: &mut [Field; 4], errors: &mut Errors) {
+    let Some(ident) = &arg.key else { return };
+    // `r#ts` is `ts`.
+    let name = syn::ext::IdentExt::unraw(ident).to_string();
+    match Key::from_name(&name) {
+        None => {
+            let hint = Key::nearest(&name)
+                .map(|key| format!("; did you mean `{}`?", key.name()))
+                .unwrap_or_default();
+            errors.push(syn::Error::new(
+                ident.span(),
+                format!("unknown argument `{name}`, expected `ts`, `dc`, `machine` or `seq`{hint}"),
+            ));
+        }
+        Some(key) if !matches!(fields[key as usize], Field::Missing) => {
+            errors.push(syn::Error::new(
+                ident.span(),
+                format!("duplicate argument `{name}`"),
+            ));
+        }
+        Some(key) => {
+            fields[key as usize] = match &arg.value {
+                // The slip says what is missing.
+                None => Field::Invalid,
+                Some(value) => {
+                    let value = match key {
+                        Key::Ts => ts::timestamp(value),
+                        _ => integer_field(key, value),
+                    };
+                    errors.record(value).into()
+                }
+            };
+        }
+    }
+}
+
 /// An error under `tokens` that starts with the key's name.
-fn error(tokens: impl ToTokens, key: Key, message: impl Display) -> syn::Error {
+pub(crate) fn error(tokens: impl ToTokens, key: Key, message: impl Display) -> syn::Error {
     syn::Error::new_spanned(tokens, format!("`{}`: {message}", key.name()))
 }
 
+/// What a value that is not an unsigned integer literal is, for messages:
+/// `a string "1"`, `a boolean true`, `-"2022-..."` (a string with a minus sign).
+pub(crate) fn describe(value: &Value) -> String {
+    let kind = |lit: &Lit| match lit {
+        Lit::Int(_) => "an integer",
+        Lit::Float(_) => "a float",
+        Lit::Str(_) => "a string",
+        Lit::Char(_) => "a character",
+        Lit::Byte(_) => "a byte",
+        Lit::ByteStr(_) => "a byte string",
+        Lit::CStr(_) => "a C string",
+        Lit::Bool(_) => "a boolean",
+        _ => "a literal",
+    };
+    let written = value.to_token_stream().to_string();
+    match value {
+        Value::Lit(lit) => format!("{} `{written}`", kind(lit)),
+        Value::Negative(_, lit) => {
+            format!(
+                "`{}` ({} with a minus sign)",
+                written.replace("- ", "-"),
+                kind(lit)
+            )
+        }
+        Value::Other(tokens) if is_bool(tokens) => format!("a boolean `{written}`"),
+        Value::Other(_) => format!("`{written}`"),
+    }
+}
+
+fn is_bool(tokens: &proc_macro2::TokenStream) -> bool {
+    let text = tokens.to_string();
+    text == "true" || text == "false"
+}
+
+/// A literal of the wrong kind, or a boolean.
+pub(crate) fn wrong_kind(key: Key, value: &Value) -> syn::Error {
+    error(
+        value,
+        key,
+        format!("expected {}, found {}", key.expected(), describe(value)),
+    )
+}
+
 /// `dc`, `machine`, `seq`, or `ts` given as a number.
-fn integer_field(key: Key, value: &Value) -> syn::Result<u64> {
+pub(crate) fn integer_field(key: Key, value: &Value) -> syn::Result<u64> {
     let lit = match value {
         Value::Lit(Lit::Int(lit)) => lit,
+        Value::Negative(tokens, Lit::Int(lit))
+            if lit.base10_digits().bytes().all(|b| b == b'0') =>
+        {
+            return Err(error(
+                tokens,
+                key,
+                format!(
+                    "`-{lit}` has a minus sign, which no field takes; {}",
+                    key.allowed()
+                ),
+            ));
+        }
         Value::Negative(tokens, lit @ (Lit::Int(_) | Lit::Float(_))) => {
             let written = lit.to_token_stream();
             return Err(error(
@@ -151,46 +331,26 @@ fn integer_field(key: Key, value: &Value) -> syn::Result<u64> {
                 format!("`-{written}` is negative; {}", key.allowed()),
             ));
         }
-        Value::Lit(lit) | Value::Negative(_, lit) => {
-            let kind = match lit {
-                Lit::Float(_) => "a float",
-                Lit::Str(_) => "a string",
-                Lit::Char(_) => "a character",
-                Lit::Byte(_) => "a byte",
-                Lit::ByteStr(_) => "a byte string",
-                Lit::CStr(_) => "a C string",
-                _ => "a literal",
-            };
-            let wanted = if key == Key::Ts {
-                "an integer literal (Unix ms) or an RFC 3339 string"
-            } else {
-                "an integer literal"
-            };
-            let written = value.to_token_stream();
-            return Err(error(
-                value,
-                key,
-                format!("expected {wanted}, found {kind} `{written}`"),
-            ));
-        }
-        Value::Other(tokens) => {
+        Value::Other(tokens) if !is_bool(tokens) => {
             return Err(error(
                 tokens,
                 key,
                 format!(
-                    "expected an integer literal, found `{tokens}`; `snowflake!` takes literals, \
-                     for run-time values call `snowflake_kit::compose`"
+                    "expected {}, found `{tokens}`; `snowflake!` takes literals, for run-time \
+                     values call `snowflake_kit::compose`",
+                    key.expected()
                 ),
             ));
         }
+        _ => return Err(wrong_kind(key, value)),
     };
     let value = unsigned(key, lit)?;
     key.check_range(value).map_err(|e| match e {
-        ComposeError::TimestampBeforeEpoch(ms) | ComposeError::TimestampAfterMax(ms) => error(
-            lit,
-            key,
-            format!("{e}; {ms} ms is {}", rfc3339(i128::from(ms))),
-        ),
+        ComposeError::TimestampBeforeEpoch(ms) | ComposeError::TimestampAfterMax(ms) => {
+            let date = Rfc3339::new(ms)
+                .map_or_else(|| "after the year 9999".to_owned(), |d| d.to_string());
+            error(lit, key, format!("{e}; {ms} ms is {date}"))
+        }
         _ => error(lit, key, e),
     })
 }
@@ -228,106 +388,4 @@ fn unsigned(key: Key, lit: &LitInt) -> syn::Result<u64> {
         return Err(too_large(lit.suffix()));
     }
     Ok(value)
-}
-
-/// `ts`: Unix ms, or an RFC 3339 string.
-fn timestamp(value: &Value) -> syn::Result<u64> {
-    match value {
-        Value::Lit(Lit::Str(lit)) => date(lit),
-        _ => integer_field(Key::Ts, value),
-    }
-}
-
-/// An RFC 3339 date with at most millisecond precision, as Unix ms.
-fn date(lit: &LitStr) -> syn::Result<u64> {
-    let text = lit.value();
-    if !lit.suffix().is_empty() {
-        return Err(error(
-            lit,
-            Key::Ts,
-            format!("unexpected suffix `{}` on the date", lit.suffix()),
-        ));
-    }
-    let date = OffsetDateTime::parse(&text, &Rfc3339).map_err(|e| {
-        error(
-            lit,
-            Key::Ts,
-            format!(
-                "{text:?} is not an RFC 3339 date ({e}); expected e.g. \"2022-06-28T16:07:40.105Z\""
-            ),
-        )
-    })?;
-    let nanos = date.unix_timestamp_nanos();
-    if nanos % 1_000_000 != 0 {
-        return Err(error(
-            lit,
-            Key::Ts,
-            format!(
-                "{text:?} is finer than a millisecond; snowflake timestamps are whole milliseconds"
-            ),
-        ));
-    }
-    let ms = nanos.div_euclid(1_000_000);
-    let message = match u64::try_from(ms) {
-        Ok(ms) => match Key::Ts.check_range(ms) {
-            Ok(ms) => return Ok(ms),
-            Err(e) => format!("{e}; {text:?} is {ms} ms"),
-        },
-        // Before 1970 the milliseconds are negative, which no `u64` (and so no `compose`) takes.
-        Err(_) => format!(
-            "{text:?} is {ms} ms, before the Twitter epoch ({TWITTER_EPOCH_RFC3339}); {}",
-            Key::Ts.allowed()
-        ),
-    };
-    Err(error(lit, Key::Ts, message))
-}
-
-/// The build time for an omitted `ts`: `SOURCE_DATE_EPOCH` (seconds) when set, for reproducible builds.
-fn build_time() -> syn::Result<u64> {
-    let source_date_epoch = std::env::var("SOURCE_DATE_EPOCH").ok();
-    build_time_from(source_date_epoch.as_deref(), std::time::SystemTime::now())
-        .map_err(|message| syn::Error::new(Span::call_site(), message))
-}
-
-/// [`build_time`] with its inputs passed in, for tests.
-pub(crate) fn build_time_from(
-    source_date_epoch: Option<&str>,
-    now: std::time::SystemTime,
-) -> Result<u64, String> {
-    let ms = match source_date_epoch {
-        Some(text) => text
-            .trim()
-            .parse::<u64>()
-            .ok()
-            .and_then(|seconds| seconds.checked_mul(1000))
-            .ok_or_else(|| format!("`ts` left out and `SOURCE_DATE_EPOCH` is {text:?}, not whole seconds since 1970"))?,
-        None => now
-            .duration_since(std::time::UNIX_EPOCH)
-            .ok()
-            .and_then(|now| u64::try_from(now.as_millis()).ok())
-            .ok_or("`ts` left out and the system clock is before 1970")?,
-    };
-    Key::Ts.check_range(ms).map_err(|e| {
-        format!(
-            "`ts` left out, so the build time ({}): {e}",
-            rfc3339(i128::from(ms))
-        )
-    })
-}
-
-/// Unix ms as an RFC 3339 date in UTC with milliseconds, for messages.
-pub(crate) fn rfc3339(ms: i128) -> String {
-    match OffsetDateTime::from_unix_timestamp_nanos(ms * 1_000_000) {
-        Ok(t) => format!(
-            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
-            t.year(),
-            u8::from(t.month()),
-            t.day(),
-            t.hour(),
-            t.minute(),
-            t.second(),
-            t.millisecond()
-        ),
-        Err(_) => "a date outside years -9999..=9999".to_owned(),
-    }
 }

@@ -1,22 +1,39 @@
 //! Tokens -> [`Invocation`]: the syntax only. What the keys and values mean is `check`'s job,
 //! so that one build reports every wrong key and value at once.
+//!
+//! The grammar, as the facade's `snowflake!` forwards it:
+//!
+//! ```text
+//! invocation = "[" krate "]" [ arg { "," arg } [ "," ] ]
+//! arg        = key "=" value
+//! ```
+//!
+//! A slip in one argument (`dc: 1`, `dc == 1`, a missing comma, `;`) is recorded
+//! on that argument and reading goes on, so the other arguments are still checked.
 
-use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
+use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, Lit, Token};
 
-/// `[$crate] key = value, ...` as the facade's `snowflake!` forwards it.
+/// `[$crate] key = value, ...`.
 pub(crate) struct Invocation {
     /// The facade's path (`$crate`), put in front of every path the expansion names.
     pub(crate) krate: TokenStream,
     pub(crate) args: Vec<Arg>,
 }
 
-/// One `key = value`.
+/// One `key = value`, as far as it could be read.
 pub(crate) struct Arg {
-    pub(crate) key: Ident,
-    pub(crate) value: Value,
+    /// Syntax slips before the value: in the key or the operator.
+    pub(crate) slips: Vec<syn::Error>,
+    /// Syntax slips after the value: a missing comma, a `;`.
+    pub(crate) slips_after: Vec<syn::Error>,
+    /// The key, unless the argument did not start with a name.
+    pub(crate) key: Option<Ident>,
+    /// The value, unless there was none.
+    pub(crate) value: Option<Value>,
 }
 
 /// A value as written, kept whole so that errors can point at it.
@@ -36,52 +53,166 @@ impl Parse for Invocation {
         let krate: TokenStream = krate.parse()?;
         let mut args = Vec::new();
         while !input.is_empty() {
-            if !input.peek(Ident::peek_any) {
-                return Err(input.error("expected an argument such as `dc = 1`"));
-            }
-            let key = input.call(Ident::parse_any)?;
-            let eq: Token![=] = input
-                .parse()
-                .map_err(|e| syn::Error::new(e.span(), format!("expected `=` after `{key}`")))?;
-            if input.is_empty() || input.peek(Token![,]) {
-                return Err(syn::Error::new(
-                    eq.span,
-                    format!("expected a value for `{key}` after `=`"),
-                ));
-            }
-            let mut tokens = TokenStream::new();
-            if input.peek(Token![-]) {
-                tokens.extend([input.parse::<TokenTree>()?]);
-            }
-            if !input.is_empty() && !input.peek(Token![,]) {
-                tokens.extend([input.parse::<TokenTree>()?]);
-            }
-            let value = Value::classify(tokens.clone());
-            if !input.is_empty() && !input.peek(Token![,]) {
-                if !matches!(value, Value::Other(_))
-                    && input.peek(Ident::peek_any)
-                    && input.peek2(Token![=])
-                {
-                    // `dc = 1 machine = 2`: the next argument has begun, so a comma is missing.
-                    return Err(input.error(format!("expected `,` after the value of `{key}`")));
-                }
-                // A name or an expression: keep all of it, for the error that `check` reports.
-                while !input.is_empty() && !input.peek(Token![,]) {
-                    tokens.extend([input.parse::<TokenTree>()?]);
-                }
-                args.push(Arg {
-                    key,
-                    value: Value::Other(tokens),
-                });
-            } else {
-                args.push(Arg { key, value });
-            }
-            if !input.is_empty() {
-                input.parse::<Token![,]>()?;
-            }
+            let mut arg: Arg = input.parse()?;
+            separator(input, &mut arg)?;
+            args.push(arg);
         }
         Ok(Invocation { krate, args })
     }
+}
+
+impl Parse for Arg {
+    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
+        let mut arg = Arg {
+            slips: Vec::new(),
+            slips_after: Vec::new(),
+            key: None,
+            value: None,
+        };
+        if !input.peek(Ident::peek_any) {
+            let rest = rest_of_argument(input)?;
+            arg.slips.push(if rest.is_empty() {
+                // `,,` or `;` where an argument belongs.
+                input.error("expected an argument such as `dc = 1`")
+            } else {
+                syn::Error::new_spanned(
+                    &rest,
+                    format!("expected an argument such as `dc = 1`, found `{rest}`"),
+                )
+            });
+            return Ok(arg);
+        }
+        let key = input.call(Ident::parse_any)?;
+        let name = key.unraw();
+        if at_argument_end(input) {
+            arg.slips.push(syn::Error::new(
+                key.span(),
+                format!("expected `=` and a value after `{name}`"),
+            ));
+        } else {
+            let op = operator(input, &name, &mut arg.slips)?;
+            if at_argument_end(input) {
+                let message = format!("expected a value for `{name}` after `=`");
+                arg.slips.push(if op.is_empty() {
+                    syn::Error::new(key.span(), message)
+                } else {
+                    syn::Error::new_spanned(op, message)
+                });
+            } else {
+                arg.value = Some(value(input, &name, &mut arg.slips_after)?);
+            }
+        }
+        arg.key = Some(key);
+        Ok(arg)
+    }
+}
+
+/// `=`, or a slip under whatever operator stands there instead (`==`, `=>`, `:`, `:=`).
+/// Returns the operator's tokens, for a slip about what follows it.
+fn operator(
+    input: ParseStream<'_>,
+    key: &Ident,
+    slips: &mut Vec<syn::Error>,
+) -> syn::Result<TokenStream> {
+    let mut op = TokenStream::new();
+    let mut written = String::new();
+    // Punctuation joined to the one before it, as long as it could still be part of
+    // an operator: `dc =-1` is `=` and `-1`, `dc =, ..` is `=` and a missing value.
+    while let Some((TokenTree::Punct(punct), _)) = input.cursor().token_tree() {
+        let continues = match written.chars().last() {
+            None => true,
+            Some('=') => matches!(punct.as_char(), '=' | '>'),
+            Some(_) => matches!(punct.as_char(), '=' | ':' | '>'),
+        };
+        if !continues {
+            break;
+        }
+        input.parse::<TokenTree>()?;
+        written.push(punct.as_char());
+        let joint = punct.spacing() == Spacing::Joint;
+        op.extend([TokenTree::Punct(punct)]);
+        if !joint {
+            break;
+        }
+    }
+    if written != "=" {
+        let message = if written.is_empty() {
+            format!("expected `=` after `{key}`")
+        } else {
+            format!("expected `=` after `{key}`, found `{written}`")
+        };
+        let error = if op.is_empty() {
+            input.error(message)
+        } else {
+            syn::Error::new_spanned(&op, message)
+        };
+        slips.push(error);
+    }
+    Ok(op)
+}
+
+/// A value: a literal (maybe after `-`), or every token up to the next comma.
+fn value(input: ParseStream<'_>, key: &Ident, slips: &mut Vec<syn::Error>) -> syn::Result<Value> {
+    let mut tokens = TokenStream::new();
+    if input.peek(Token![-]) {
+        tokens.extend([input.parse::<TokenTree>()?]);
+    }
+    if !at_argument_end(input) {
+        tokens.extend([input.parse::<TokenTree>()?]);
+    }
+    let value = Value::classify(tokens.clone());
+    if at_argument_end(input) {
+        return Ok(value);
+    }
+    if !matches!(value, Value::Other(_)) && input.peek(Ident::peek_any) && next_is_key(input) {
+        // `dc = 1 machine = 2`: the next argument has begun, so a comma is missing.
+        slips.push(input.error(format!("expected `,` after the value of `{key}`")));
+        return Ok(value);
+    }
+    // A name or an expression: keep all of it, for the error that `check` reports.
+    tokens.extend(rest_of_argument(input)?);
+    Ok(Value::Other(tokens))
+}
+
+/// After an argument: a comma, the end, or a slip (`;`, or a missing comma) that
+/// is recorded on `arg` before reading goes on.
+fn separator(input: ParseStream<'_>, arg: &mut Arg) -> syn::Result<()> {
+    if input.is_empty() {
+        return Ok(());
+    }
+    if input.peek(Token![,]) {
+        input.parse::<Token![,]>()?;
+    } else if input.peek(Token![;]) {
+        let semi: Token![;] = input.parse()?;
+        arg.slips_after.push(syn::Error::new(
+            semi.span,
+            "expected `,` between arguments, found `;`",
+        ));
+    }
+    // Otherwise `value` has recorded the missing comma before a `key =`.
+    Ok(())
+}
+
+/// Whether the argument ends here: at a comma, a `;` or the end of the call.
+fn at_argument_end(input: ParseStream<'_>) -> bool {
+    input.is_empty() || input.peek(Token![,]) || input.peek(Token![;])
+}
+
+/// Whether `key =` (a lone `=`) comes next.
+fn next_is_key(input: ParseStream<'_>) -> bool {
+    let Some((_, rest)) = input.cursor().ident() else {
+        return false;
+    };
+    matches!(rest.punct(), Some((p, _)) if p.as_char() == '=' && p.spacing() == Spacing::Alone)
+}
+
+/// Every token up to the next comma or `;`, or the end of the call.
+fn rest_of_argument(input: ParseStream<'_>) -> syn::Result<TokenStream> {
+    let mut tokens = TokenStream::new();
+    while !at_argument_end(input) {
+        tokens.extend([input.parse::<TokenTree>()?]);
+    }
+    Ok(tokens)
 }
 
 impl Value {
@@ -104,7 +235,7 @@ impl Value {
     }
 }
 
-impl quote::ToTokens for Value {
+impl ToTokens for Value {
     fn to_tokens(&self, out: &mut TokenStream) {
         match self {
             Value::Lit(lit) => lit.to_tokens(out),

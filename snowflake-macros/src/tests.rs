@@ -3,8 +3,9 @@
 use proc_macro2::TokenStream;
 use proptest::prelude::*;
 
-use crate::check::{build_time_from, check, rfc3339};
+use crate::check::check;
 use crate::parse::{Invocation, Value};
+use crate::ts::build_time_from;
 
 fn tokens(args: &str) -> TokenStream {
     format!("[::snowflake_kit] {args}")
@@ -21,7 +22,7 @@ fn run(args: &str) -> Result<u64, Vec<String>> {
     let messages = |e: syn::Error| e.into_iter().map(|e| e.to_string()).collect::<Vec<_>>();
     let call = parse(args).map_err(messages)?;
     check(&call)
-        .map(snowflake_runtime::Snowflake::as_u64)
+        .map(|checked| checked.id.as_u64())
         .map_err(messages)
 }
 
@@ -35,17 +36,25 @@ fn one_error(args: &str) -> String {
 fn parse_keeps_keys_and_literals_in_order() {
     let call = parse("seq = 0x1, ts = \"2022-06-28T16:07:40.105Z\", dc = -1, machine = X").unwrap();
     assert_eq!(call.krate.to_string(), ":: snowflake_kit");
-    let keys: Vec<String> = call.args.iter().map(|a| a.key.to_string()).collect();
+    let keys: Vec<String> = call
+        .args
+        .iter()
+        .map(|a| a.key.as_ref().unwrap().to_string())
+        .collect();
     assert_eq!(keys, ["seq", "ts", "dc", "machine"]);
+    assert!(call.args.iter().all(|a| a.slips.is_empty()));
     assert!(
-        matches!(&call.args[0].value, Value::Lit(syn::Lit::Int(lit)) if lit.base10_digits() == "1")
+        matches!(&call.args[0].value, Some(Value::Lit(syn::Lit::Int(lit))) if lit.base10_digits() == "1")
     );
-    assert!(matches!(&call.args[1].value, Value::Lit(syn::Lit::Str(_))));
+    assert!(matches!(
+        &call.args[1].value,
+        Some(Value::Lit(syn::Lit::Str(_)))
+    ));
     assert!(matches!(
         &call.args[2].value,
-        Value::Negative(_, syn::Lit::Int(_))
+        Some(Value::Negative(_, syn::Lit::Int(_)))
     ));
-    assert!(matches!(&call.args[3].value, Value::Other(_)));
+    assert!(matches!(&call.args[3].value, Some(Value::Other(_))));
 }
 
 #[test]
@@ -60,26 +69,125 @@ fn parse_requires_the_crate_path() {
 }
 
 #[test]
-fn parse_syntax_errors() {
-    let cases = [
-        ("dc 1", "expected `=` after `dc`"),
-        ("dc =", "expected a value for `dc` after `=`"),
-        ("dc = , machine = 1", "expected a value for `dc` after `=`"),
-        ("dc = 1 machine = 1", "expected `,` after the value of `dc`"),
-        ("1 = 2", "expected an argument such as `dc = 1`"),
-        (", dc = 1", "expected an argument such as `dc = 1`"),
+fn syntax_slips_are_reported_with_everything_else() {
+    let cases: &[(&str, &[&str])] = &[
+        ("dc 1, machine = 1", &["expected `=` after `dc`"]),
+        (
+            "machine = 1, dc =",
+            &["expected a value for `dc` after `=`"],
+        ),
+        (
+            "dc = , machine = 1",
+            &["expected a value for `dc` after `=`"],
+        ),
+        (
+            "dc = 1 machine = 1",
+            &["expected `,` after the value of `dc`"],
+        ),
+        (
+            "1 = 2, dc = 1, machine = 1",
+            &["expected an argument such as `dc = 1`, found `1 = 2`"],
+        ),
+        (
+            ", dc = 1, machine = 1",
+            &["expected an argument such as `dc = 1`"],
+        ),
         (
             "dc = 1,, machine = 1",
-            "expected an argument such as `dc = 1`",
+            &["expected an argument such as `dc = 1`"],
+        ),
+        (
+            "dc: 99, machine = 99",
+            &[
+                "expected `=` after `dc`, found `:`",
+                "`dc`: datacenter 99 is out of range 0..=31 (5 bits)",
+                "`machine`: machine 99 is out of range 0..=31 (5 bits)",
+            ],
+        ),
+        (
+            "dc = 99 machine = 99",
+            &[
+                "`dc`: datacenter 99 is out of range 0..=31 (5 bits)",
+                "expected `,` after the value of `dc`",
+                "`machine`: machine 99 is out of range 0..=31 (5 bits)",
+            ],
+        ),
+        (
+            "dc == 1, machine = 1",
+            &["expected `=` after `dc`, found `==`"],
+        ),
+        (
+            "dc => 1, machine = 1",
+            &["expected `=` after `dc`, found `=>`"],
+        ),
+        (
+            "dc = 1; machine = 1",
+            &["expected `,` between arguments, found `;`"],
+        ),
+        (
+            "dc = 1, machine",
+            &["expected `=` and a value after `machine`"],
         ),
     ];
-    for (args, message) in cases {
+    for (args, messages) in cases {
+        let errors = run(&format!("ts = 1288834975657, {args}")).unwrap_err();
+        assert_eq!(&errors, messages, "{args}");
+    }
+}
+
+#[test]
+fn slips_point_at_the_operator_and_the_key() {
+    assert_eq!(
+        run("ts = 1288834975657, dc =-1, machine =1").unwrap_err(),
+        ["`dc`: `-1` is negative; expected 0..=31"]
+    );
+    let call = parse("dc == 1, machine").unwrap();
+    assert_eq!(call.args[0].slips.len(), 1);
+    let errors = crate::snowflake(tokens("ts = 1288834975657, dc == 1, machine")).to_string();
+    assert_eq!(errors.matches("compile_error").count(), 2, "{errors}");
+}
+
+#[test]
+fn raw_identifiers_are_the_keys_they_name() {
+    assert_eq!(
+        run("r#ts = 1288834975657, r#dc = 1, r#machine = 1, r#seq = 0"),
+        Ok(4_194_439_168)
+    );
+    assert_eq!(
+        run("r#ts = 1288834975657, dc = 1, machine = 1, r#dc = 2").unwrap_err(),
+        ["duplicate argument `dc`"]
+    );
+}
+
+#[test]
+fn unknown_keys_suggest_the_nearest() {
+    for (written, meant) in [
+        ("mchine", "machine"),
+        ("machin", "machine"),
+        ("datacenter", "dc"),
+        ("worker", "machine"),
+        ("worker_id", "machine"),
+        ("timestamp", "ts"),
+        ("sequence", "seq"),
+        ("Seq", "seq"),
+        ("dcc", "dc"),
+    ] {
+        let errors = run(&format!(
+            "ts = 1288834975657, dc = 1, machine = 1, {written} = 0"
+        ))
+        .unwrap_err();
         assert_eq!(
-            parse(args).err().map(|e| e.to_string()).as_deref(),
-            Some(message),
-            "{args}"
+            errors,
+            [format!(
+                "unknown argument `{written}`, expected `ts`, `dc`, `machine` or `seq`; did you mean `{meant}`?"
+            )],
+            "{written}"
         );
     }
+    assert_eq!(
+        run("ts = 1288834975657, dc = 1, machine = 1, colour = 0").unwrap_err(),
+        ["unknown argument `colour`, expected `ts`, `dc`, `machine` or `seq`"]
+    );
 }
 
 #[test]
@@ -176,11 +284,11 @@ fn wrong_kinds_of_value() {
     let cases = [
         (
             "ts = 1288834975657, dc = 1.5, machine = 1",
-            "`dc`: expected an integer literal, found a float `1.5`",
+            "`dc`: expected an integer literal in 0..=31, found a float `1.5`",
         ),
         (
             "ts = 1288834975657, dc = 1e3, machine = 1",
-            "`dc`: expected an integer literal, found a float `1e3`",
+            "`dc`: expected an integer literal in 0..=31, found a float `1e3`",
         ),
         (
             "ts = 1288834975657, dc = 1f32, machine = 1",
@@ -188,19 +296,19 @@ fn wrong_kinds_of_value() {
         ),
         (
             "ts = 1288834975657, dc = 'a', machine = 1",
-            "`dc`: expected an integer literal, found a character `'a'`",
+            "`dc`: expected an integer literal in 0..=31, found a character `'a'`",
         ),
         (
             "ts = 1288834975657, dc = b'a', machine = 1",
-            "`dc`: expected an integer literal, found a byte `b'a'`",
+            "`dc`: expected an integer literal in 0..=31, found a byte `b'a'`",
         ),
         (
             "ts = 1288834975657, dc = c\"a\", machine = 1",
-            "`dc`: expected an integer literal, found a C string `c\"a\"`",
+            "`dc`: expected an integer literal in 0..=31, found a C string `c\"a\"`",
         ),
         (
             "ts = 1288834975657, dc = \"1\", machine = 1",
-            "`dc`: expected an integer literal, found a string `\"1\"`",
+            "`dc`: expected an integer literal in 0..=31, found a string `\"1\"`",
         ),
         (
             "ts = 1288834975657, dc = -1.5, machine = 1",
@@ -208,7 +316,7 @@ fn wrong_kinds_of_value() {
         ),
         (
             "ts = 1288834975657, dc = -0, machine = 1",
-            "`dc`: `-0` is negative; expected 0..=31",
+            "`dc`: `-0` has a minus sign, which no field takes; expected 0..=31",
         ),
         (
             "ts = 1288834975657, dc = 1i8, machine = 1",
@@ -220,23 +328,35 @@ fn wrong_kinds_of_value() {
         ),
         (
             "dc = 1, machine = 1, ts = 'x'",
-            "`ts`: expected an integer literal (Unix ms) or an RFC 3339 string, found a character `'x'`",
+            "`ts`: expected an integer literal (Unix ms) in 1288834974657..=3487858230208, or an RFC 3339 string from \"2010-11-04T01:42:54.657Z\" to \"2080-07-10T17:30:30.208Z\", found a character `'x'`",
         ),
         (
             "ts = 1288834975657, dc = true, machine = 1",
-            "`dc`: expected an integer literal, found `true`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`",
+            "`dc`: expected an integer literal in 0..=31, found a boolean `true`",
         ),
         (
             "ts = 1288834975657, dc = consts::DC, machine = 1",
-            "`dc`: expected an integer literal, found `consts :: DC`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`",
+            "`dc`: expected an integer literal in 0..=31, found `consts :: DC`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`",
         ),
         (
             "ts = 1288834975657, dc = (1), machine = 1",
-            "`dc`: expected an integer literal, found `(1)`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`",
+            "`dc`: expected an integer literal in 0..=31, found `(1)`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`",
         ),
         (
             "ts = 1288834975657, dc = -, machine = 1",
-            "`dc`: expected an integer literal, found `-`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`",
+            "`dc`: expected an integer literal in 0..=31, found `-`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`",
+        ),
+        (
+            "ts = 1288834975657, dc = false, machine = 1",
+            "`dc`: expected an integer literal in 0..=31, found a boolean `false`",
+        ),
+        (
+            "dc = 1, machine = 1, ts = -\"2022-06-28T16:07:40.105Z\"",
+            "`ts`: expected an integer literal (Unix ms) in 1288834974657..=3487858230208, or an RFC 3339 string from \"2010-11-04T01:42:54.657Z\" to \"2080-07-10T17:30:30.208Z\", found `-\"2022-06-28T16:07:40.105Z\"` (a string with a minus sign)",
+        ),
+        (
+            "dc = 1, machine = 1, ts = now()",
+            "`ts`: expected an integer literal (Unix ms) in 1288834974657..=3487858230208, or an RFC 3339 string from \"2010-11-04T01:42:54.657Z\" to \"2080-07-10T17:30:30.208Z\", found `now ()`; `snowflake!` takes literals, for run-time values call `snowflake_kit::compose`",
         ),
     ];
     for (args, message) in cases {
@@ -268,30 +388,43 @@ fn dates() {
 
 #[test]
 fn date_errors() {
+    let example = "expected e.g. \"2022-06-28T16:07:40.105Z\"";
     let cases = [
         (
             "\"2022-06-28T16:07:40.1051Z\"",
-            "`ts`: \"2022-06-28T16:07:40.1051Z\" is finer than a millisecond; snowflake timestamps are whole milliseconds",
+            "`ts`: \"2022-06-28T16:07:40.1051Z\": finer than a millisecond: snowflake timestamps are whole milliseconds, so fraction digits past the third must be 0".to_owned(),
+        ),
+        (
+            "\"2022-06-28T16:07:40.1050000001Z\"",
+            "`ts`: \"2022-06-28T16:07:40.1050000001Z\": finer than a millisecond: snowflake timestamps are whole milliseconds, so fraction digits past the third must be 0".to_owned(),
+        ),
+        (
+            "\"2022-06-28716:07:40.105Z\"",
+            format!("`ts`: \"2022-06-28716:07:40.105Z\" is not an RFC 3339 date: expected `T` between the date and the time at byte 10, found `7`; {example}"),
+        ),
+        (
+            "\"2016-12-31T23:59:60Z\"",
+            "`ts`: \"2016-12-31T23:59:60Z\": second 60 is a leap second, which Unix time and snowflake timestamps do not have".to_owned(),
         ),
         (
             "\"2022-06-28\"",
-            "`ts`: \"2022-06-28\" is not an RFC 3339 date (the 'separator' component could not be parsed); expected e.g. \"2022-06-28T16:07:40.105Z\"",
+            format!("`ts`: \"2022-06-28\" is not an RFC 3339 date: expected `T` between the date and the time at byte 10, found the end of the text; {example}"),
         ),
         (
             "\"yesterday\"",
-            "`ts`: \"yesterday\" is not an RFC 3339 date (the 'year' component could not be parsed); expected e.g. \"2022-06-28T16:07:40.105Z\"",
+            format!("`ts`: \"yesterday\" is not an RFC 3339 date: expected a four-digit year at byte 0, found `y`; {example}"),
         ),
         (
             "\"2022-06-28T16:07:40Z\"x",
-            "`ts`: unexpected suffix `x` on the date",
+            "`ts`: unexpected suffix `x` on the date".to_owned(),
         ),
         (
             "\"2010-11-04T01:42:54.656Z\"",
-            "`ts`: timestamp 1288834974656 ms is out of range 1288834974657..=3487858230208 ms: it is before the Twitter epoch (2010-11-04T01:42:54.657Z); \"2010-11-04T01:42:54.656Z\" is 1288834974656 ms",
+            "`ts`: timestamp 1288834974656 ms is out of range 1288834974657..=3487858230208 ms: it is before the Twitter epoch (2010-11-04T01:42:54.657Z); \"2010-11-04T01:42:54.656Z\" is 1288834974656 ms".to_owned(),
         ),
         (
             "\"1969-12-31T23:59:59.999Z\"",
-            "`ts`: \"1969-12-31T23:59:59.999Z\" is -1 ms, before the Twitter epoch (2010-11-04T01:42:54.657Z); expected Unix ms in 1288834974657..=3487858230208, or an RFC 3339 string from 2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z",
+            "`ts`: \"1969-12-31T23:59:59.999Z\": before 1970-01-01T00:00:00Z, where Unix milliseconds begin".to_owned(),
         ),
     ];
     for (ts, message) in cases {
@@ -309,7 +442,7 @@ fn key_errors_are_all_reported_in_order() {
     assert_eq!(
         errors,
         [
-            "unknown argument `dcc`, expected `ts`, `dc`, `machine` or `seq`",
+            "unknown argument `dcc`, expected `ts`, `dc`, `machine` or `seq`; did you mean `dc`?",
             "duplicate argument `seq`",
             "duplicate argument `ts`",
             "missing argument `dc`",
@@ -328,25 +461,34 @@ fn value_errors_are_all_reported_in_order() {
     assert!(errors[3].starts_with("`seq`: `-1` is negative"));
 }
 
+/// A clock stopped at a given Unix ms.
+struct At(u64);
+
+impl snowflake_runtime::Clock for At {
+    fn now_ms(&self) -> u64 {
+        self.0
+    }
+}
+
 #[test]
 fn build_time_from_source_date_epoch() {
-    let now = std::time::SystemTime::now();
+    let now = At(1_700_000_000_000);
     assert_eq!(
-        build_time_from(Some("1656432460"), now),
+        build_time_from(Some("1656432460"), &now),
         Ok(1_656_432_460_000)
     );
     assert_eq!(
-        build_time_from(Some(" 1656432460\n"), now),
+        build_time_from(Some(" 1656432460\n"), &now),
         Ok(1_656_432_460_000)
     );
     assert_eq!(
-        build_time_from(Some("1656432460.5"), now),
+        build_time_from(Some("1656432460.5"), &now),
         Err("`ts` left out and `SOURCE_DATE_EPOCH` is \"1656432460.5\", not whole seconds since 1970".to_owned())
     );
-    assert!(build_time_from(Some("-1"), now).is_err());
-    assert!(build_time_from(Some("18446744073709551615"), now).is_err());
+    assert!(build_time_from(Some("-1"), &now).is_err());
+    assert!(build_time_from(Some("18446744073709551615"), &now).is_err());
     assert_eq!(
-        build_time_from(Some("1000"), now),
+        build_time_from(Some("1000"), &now),
         Err("`ts` left out, so the build time (1970-01-01T00:16:40.000Z): timestamp 1000000 ms is out of range \
              1288834974657..=3487858230208 ms: it is before the Twitter epoch (2010-11-04T01:42:54.657Z)"
             .to_owned())
@@ -355,21 +497,23 @@ fn build_time_from_source_date_epoch() {
 
 #[test]
 fn build_time_from_clock() {
-    let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_656_432_460_105);
-    assert_eq!(build_time_from(None, at), Ok(1_656_432_460_105));
-    let before_1970 = std::time::UNIX_EPOCH - std::time::Duration::from_secs(1);
-    assert!(build_time_from(None, before_1970).is_err());
+    assert_eq!(
+        build_time_from(None, &At(1_656_432_460_105)),
+        Ok(1_656_432_460_105)
+    );
+    // A clock before 1970 reads as 0.
+    assert!(build_time_from(None, &At(0)).is_err());
 }
 
 #[test]
-fn rfc3339_for_messages() {
-    assert_eq!(rfc3339(1_288_834_974_657), "2010-11-04T01:42:54.657Z");
-    assert_eq!(rfc3339(3_487_858_230_208), "2080-07-10T17:30:30.208Z");
-    assert_eq!(rfc3339(-1), "1969-12-31T23:59:59.999Z");
-    assert_eq!(
-        rfc3339(i128::from(u64::MAX)),
-        "a date outside years -9999..=9999"
+fn an_omitted_ts_makes_cargo_track_source_date_epoch() {
+    let out = crate::snowflake(tokens("dc = 1, machine = 1")).to_string();
+    assert!(
+        out.contains(":: core :: option_env ! (\"SOURCE_DATE_EPOCH\")"),
+        "{out}"
     );
+    let out = crate::snowflake(tokens("ts = 1288834975657, dc = 1, machine = 1")).to_string();
+    assert!(!out.contains("option_env"), "{out}");
 }
 
 #[test]

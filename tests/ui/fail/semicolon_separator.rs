@@ -1,0 +1,4 @@
+// `;` between arguments: one error under the `;`.
+use snowflake_kit::snowflake;
+const ID: u64 = snowflake!(ts = 1288834975657, dc = 1; machine = 1).id;
+fn main() {}
