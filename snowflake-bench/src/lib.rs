@@ -12,11 +12,86 @@
 //! ```
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// One generator under test, driven through `&self` from any number of threads.
 pub trait Contender: Sync {
     /// The next ID as a `u64`.
     fn next(&self) -> u64;
+
+    /// The Unix time in ms that `id` carries, by this generator's own layout and
+    /// epoch: how the benchmark checks that no ID runs ahead of the clock.
+    fn unix_ms(&self, id: u64) -> u64;
+}
+
+/// The wall clock in Unix ms.
+///
+/// ```
+/// assert!(snowflake_bench::wall_ms() > 1_700_000_000_000);
+/// ```
+pub fn wall_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// The floor every generator is measured against: one `SystemTime` reading and
+/// one compare-and-swap on `ms << 12 | sequence`, spinning on the clock when a
+/// millisecond is used up. No range checks, no tolerance of clock steps: what
+/// a correct generator cannot do with less.
+///
+/// ```
+/// use snowflake_bench::{Contender, Plain};
+/// let generator = Plain::new(33);
+/// let (a, b) = (generator.next(), generator.next());
+/// assert!(a < b);
+/// assert!(generator.unix_ms(b) <= snowflake_bench::wall_ms());
+/// ```
+#[derive(Debug)]
+pub struct Plain {
+    next: AtomicU64,
+    node: u64,
+}
+
+impl Plain {
+    /// A generator for the 10 bits of datacenter and machine in `node`.
+    pub const fn new(node: u64) -> Plain {
+        Plain {
+            next: AtomicU64::new(0),
+            node: node << 12,
+        }
+    }
+}
+
+impl Contender for Plain {
+    #[inline]
+    fn next(&self) -> u64 {
+        let mut now = (wall_ms() - sf::TWITTER_EPOCH_MS) << 12;
+        let mut current = self.next.load(Ordering::Relaxed);
+        loop {
+            let candidate = current.max(now);
+            if candidate >> 12 > now >> 12 {
+                // This millisecond is used up: wait for the clock.
+                now = (wall_ms() - sf::TWITTER_EPOCH_MS) << 12;
+                current = self.next.load(Ordering::Relaxed);
+                continue;
+            }
+            match self.next.compare_exchange_weak(
+                current,
+                candidate + 1,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return ((candidate >> 12) << 22) | self.node | (candidate & 0xFFF),
+                Err(actual) => current = actual,
+            }
+        }
+    }
+
+    fn unix_ms(&self, id: u64) -> u64 {
+        (id >> 22) + sf::TWITTER_EPOCH_MS
+    }
 }
 
 /// This crate's generator, for datacenter 1, machine 1.
@@ -36,6 +111,10 @@ impl Contender for sf::Generator {
     fn next(&self) -> u64 {
         self.next_id().as_u64()
     }
+
+    fn unix_ms(&self, id: u64) -> u64 {
+        sf::Snowflake::from_u64(id).map_or(0, sf::Snowflake::timestamp_ms)
+    }
 }
 
 /// `snowflaked::sync::Generator`: thread-safe, lock-free.
@@ -48,6 +127,11 @@ impl Contender for sf::Generator {
 impl Contender for snowflaked::sync::Generator {
     fn next(&self) -> u64 {
         self.generate()
+    }
+
+    fn unix_ms(&self, id: u64) -> u64 {
+        // The Unix epoch, by default.
+        id >> 22
     }
 }
 
@@ -70,6 +154,9 @@ impl snowdon::Epoch for SnowdonParams {
 /// `snowdon`'s lock-free generator with the classic layout.
 pub type Snowdon = snowdon::Generator<snowdon::ClassicLayout<SnowdonParams>, SnowdonParams>;
 
+/// `generate` returns an error when a millisecond's sequence is used up; its
+/// users call it again, and so does this adapter, spinning like the others.
+///
 /// ```
 /// use snowflake_bench::{Contender, Snowdon};
 /// let generator = Snowdon::default();
@@ -77,7 +164,16 @@ pub type Snowdon = snowdon::Generator<snowdon::ClassicLayout<SnowdonParams>, Sno
 /// ```
 impl Contender for Snowdon {
     fn next(&self) -> u64 {
-        self.generate().map_or(0, snowdon::Snowflake::into_inner)
+        loop {
+            match self.generate() {
+                Ok(id) => return id.into_inner(),
+                Err(_) => std::hint::spin_loop(),
+            }
+        }
+    }
+
+    fn unix_ms(&self, id: u64) -> u64 {
+        (id >> 22) + sf::TWITTER_EPOCH_MS
     }
 }
 
@@ -94,6 +190,11 @@ impl Contender for Mutex<snowflake::SnowflakeIdGenerator> {
         let id = self.lock().map_or(0, |mut g| g.real_time_generate());
         u64::try_from(id).unwrap_or(0)
     }
+
+    fn unix_ms(&self, id: u64) -> u64 {
+        // The Unix epoch, by default.
+        id >> 22
+    }
 }
 
 /// `twitter_snowflake`, which takes `&mut self`: shared through a `Mutex`.
@@ -109,5 +210,10 @@ impl Contender for Mutex<twitter_snowflake::Snowflake> {
             .ok()
             .and_then(|mut g| g.generate().ok())
             .unwrap_or(0)
+    }
+
+    fn unix_ms(&self, id: u64) -> u64 {
+        // Its fixed epoch, 2024-01-01T00:00:00Z.
+        (id >> 22) + 1_704_038_400_000
     }
 }
