@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Compile cost of `snowflake!`, measured on this machine:
-#   1. cold build of the facade with and without the `macros` feature (debug, all dependencies);
+#   1. cold build of the facade with and without the `macros` feature (debug, all dependencies),
+#      best of 3 cold builds each; with a git revision as argument, that revision's facade too,
+#      in the same run, for a before-and-after;
 #   2. a file of 10,000 `snowflake!` invocations against the same file with plain integers.
-# Usage: bash snowflake-bench/compile-cost.sh   (from anywhere; takes a few minutes)
+# Usage: bash snowflake-bench/compile-cost.sh [REV]   (from anywhere; takes a few minutes)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work="$root/target/compile-cost"
@@ -17,13 +19,35 @@ seconds() { # runs "$@" quietly, prints its wall time in seconds
     awk "BEGIN { printf \"%.2f\", $end - $start }"
 }
 
-echo "## cold build of the facade (debug, from an empty target directory)"
-with=$(seconds cargo build --manifest-path "$root/Cargo.toml" -p snowflake-kit --target-dir "$work/with-macros")
-without=$(seconds cargo build --manifest-path "$root/Cargo.toml" -p snowflake-kit --no-default-features --features std --target-dir "$work/without-macros")
+runs=3
+cold() { # best of $runs cold builds of the facade in workspace $1, with cargo flags "${@:2}"
+    local best=999999 t ws=$1
+    shift
+    for _ in $(seq $runs); do
+        rm -rf "$work/cold"
+        t=$(seconds cargo build --manifest-path "$ws/Cargo.toml" -p snowflake-kit --target-dir "$work/cold" "$@")
+        best=$(awk "BEGIN { print ($t < $best) ? $t : $best }")
+    done
+    printf '%.2f' "$best"
+}
+
+echo "## cold build of the facade (debug, from an empty target directory, best of $runs)"
+# Fetch first, so that no download is timed.
+cargo fetch --manifest-path "$root/Cargo.toml" >/dev/null 2>&1 || true
+with=$(cold "$root")
+without=$(cold "$root" --no-default-features --features std)
 echo "| build | seconds |"
 echo "| --- | ---: |"
 echo "| \`snowflake-kit\`, default features (\`macros\`, \`std\`) | $with |"
 echo "| \`snowflake-kit\`, \`std\` only | $without |"
+if [ $# -ge 1 ]; then
+    base="$work/base"
+    mkdir -p "$base"
+    git -C "$root" archive "$1" | tar -x -C "$base"
+    cargo fetch --manifest-path "$base/Cargo.toml" >/dev/null 2>&1 || true
+    before=$(cold "$base")
+    echo "| \`snowflake-kit\` at \`$1\` ($(git -C "$root" rev-parse --short "$1")), default features | $before |"
+fi
 
 echo
 echo "## 10,000 constants, with snowflake! and with plain integers"
@@ -57,7 +81,6 @@ PY
 }
 make_crate ids_macro macro
 make_crate ids_plain plain
-runs=3
 best() { # best of $runs rebuilds of crate $1
     local best=999999 t
     for _ in $(seq $runs); do

@@ -1,4 +1,62 @@
-#![doc = include_str!("../README.md")]
+//! Twitter-layout Snowflake IDs: literals checked at compile time; IDs composed,
+//! decoded and generated at run time, with one definition of the format for both.
+//!
+//! ```
+//! use snowflake_kit::{compose, snowflake, Generator, Snowflake};
+//!
+//! // Compile time: checked when it builds, a constant at run time.
+//! const WELCOME: u64 = snowflake!(ts = 1288834975657, dc = 1, machine = 1, seq = 0).id;
+//! const BITS: &str = snowflake!(ts = "2010-11-04T01:42:55.657Z", dc = 1, machine = 1).binary;
+//! assert_eq!(WELCOME, 4194439168);
+//! assert_eq!(BITS, "0 00000000000000000000000000000001111101000 00001 00001 000000000000");
+//!
+//! // Run time, the same format: compose, decode, parse.
+//! let id = compose(1_288_834_975_657, 1, 1, 0)?;
+//! assert_eq!(id.as_u64(), WELCOME);
+//! let tweet: Snowflake = "1541815603606036480".parse()?;
+//! assert_eq!(tweet.rfc3339().to_string(), "2022-06-28T16:07:40.105Z");
+//! assert_eq!((tweet.datacenter(), tweet.machine(), tweet.sequence()), (11, 26, 0));
+//!
+//! // Live IDs, from any number of threads.
+//! static IDS: Generator = match Generator::new(1, 1) {
+//!     Ok(generator) => generator,
+//!     Err(_) => panic!("datacenter and machine are 0..=31"),
+//! };
+//! assert!(IDS.next_id() < IDS.next_id());
+//! # Ok::<(), Box<dyn core::error::Error>>(())
+//! ```
+//!
+//! - [`snowflake!`] checks every field when it compiles and gives a
+//!   [`BakedSnowflake`]: the `u64` and its segmented binary `&'static str`. A value
+//!   out of range is a compile error under that very token, saying what is allowed.
+//! - [`compose`], [`Snowflake::parts`], [`Snowflake`]'s `FromStr` and
+//!   [`parse_rfc3339`] check every field at run time and return a `Result`, never a
+//!   silently truncated ID.
+//! - [`Generator`] issues up to 4,096 IDs per millisecond, lock-free, and never a
+//!   duplicate or a decreasing ID, whatever the clock does.
+//!
+//! # The bit layout
+//!
+//! ```text
+//!  63 62                                     22 21   17 16   12 11          0
+//! +--+-----------------------------------------+-------+-------+-------------+
+//! | 0|  milliseconds since the Twitter epoch   |  dc   |machine|  sequence   |
+//! +--+-----------------------------------------+-------+-------+-------------+
+//!  1                    41                        5       5          12
+//! ```
+//!
+//! The epoch is [`TWITTER_EPOCH_MS`] (2010-11-04T01:42:54.657Z), the last
+//! encodable time [`MAX_TIMESTAMP_MS`] (2080-07-10T17:30:30.208Z). The
+//! [segmented binary](Snowflake::segmented_binary) is the 64 bits split by spaces
+//! into these five fields, the same at compile time and at run time.
+//!
+//! # Features
+//!
+//! | feature | default | what |
+//! | --- | --- | --- |
+//! | `macros` | yes | [`snowflake!`] |
+//! | `std` | yes | [`Generator`], [`SystemClock`], [`Snowflake::system_time`]; without it the crate is `no_std` and allocation-free |
+//! | `serde` | no | `Serialize`/`Deserialize` for [`Snowflake`] (a number; reads a number or a decimal string), and `as_string` for JavaScript |
 #![no_std]
 #![deny(missing_docs)]
 
@@ -34,8 +92,9 @@ pub use snowflake_runtime::*;
 /// | `machine` | machine id, `0..=31` | required |
 /// | `seq` | sequence number, `0..=4095` | `0` |
 ///
-/// An omitted `ts` is read when the calling crate compiles: a build that does not
-/// recompile that crate keeps the earlier time.
+/// An omitted `ts` is read when the calling crate compiles. Cargo recompiles the
+/// crate when `SOURCE_DATE_EPOCH` changes; a build that does not recompile it, with
+/// the variable unset, keeps the earlier time.
 ///
 /// Integers may be written in any base, with `_` separators and an unsigned
 /// integer suffix (`0x1F`, `0b1_1111`, `31u8`).
@@ -47,7 +106,10 @@ pub use snowflake_runtime::*;
 /// message names the field, the value and the range, and for timestamps the
 /// dates), a negative number, a float or other literal, a name or expression
 /// where a literal belongs, an unknown, repeated or missing key, a date that is
-/// not RFC 3339 or finer than a millisecond.
+/// not RFC 3339 (read by [`parse_rfc3339`]), a leap second, or finer than a
+/// millisecond. A slip of syntax (`dc: 1`, a missing comma) does not hide the
+/// other mistakes, and an unknown key suggests the nearest one. The messages read
+/// the same in every edition, 2015 to 2024.
 ///
 /// ```compile_fail
 /// // error: `dc`: datacenter 32 is out of range 0..=31 (5 bits)
@@ -70,3 +132,8 @@ pub mod __private {
     pub use snowflake_macros::snowflake_impl;
     pub use snowflake_runtime::BakedSnowflake;
 }
+
+// The README's examples, tested with the crate's own.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -11,7 +11,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 ///
 /// ```
 /// use std::sync::atomic::{AtomicU64, Ordering};
-/// use snowflake_runtime::{Clock, Generator};
+/// use snowflake_kit::{Clock, Generator};
 ///
 /// struct Fixed(AtomicU64);
 /// impl Clock for Fixed {
@@ -23,16 +23,16 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 /// let generator = Generator::with_clock(1, 1, Fixed(AtomicU64::new(1_288_834_975_657)))?;
 /// assert_eq!(generator.next_id().as_u64(), 4_194_439_168);
 /// assert_eq!(generator.next_id().as_u64(), 4_194_439_169);
-/// # Ok::<(), snowflake_runtime::ComposeError>(())
+/// # Ok::<(), snowflake_kit::ComposeError>(())
 /// ```
 pub trait Clock: Send + Sync {
     /// The current Unix time in milliseconds.
     ///
     /// ```
-    /// use snowflake_runtime::{Clock, SystemClock};
+    /// use snowflake_kit::{Clock, SystemClock};
     ///
     /// let now = SystemClock.now_ms();
-    /// assert!(now > snowflake_runtime::TWITTER_EPOCH_MS);
+    /// assert!(now > snowflake_kit::TWITTER_EPOCH_MS);
     /// ```
     fn now_ms(&self) -> u64;
 }
@@ -57,7 +57,7 @@ impl<C: Clock + ?Sized> Clock for Arc<C> {
 /// the wall clock as much as the monotonic clock does from NTP's time.
 ///
 /// ```
-/// use snowflake_runtime::{Clock, SystemClock};
+/// use snowflake_kit::{Clock, SystemClock};
 ///
 /// let a = SystemClock.now_ms();
 /// let b = SystemClock.now_ms();

@@ -10,7 +10,7 @@ use crate::{
 /// The message names the field, the value and the allowed range:
 ///
 /// ```
-/// use snowflake_runtime::{compose, ComposeError};
+/// use snowflake_kit::{compose, ComposeError};
 ///
 /// let err = compose(1_288_834_975_657, 32, 1, 0).unwrap_err();
 /// assert_eq!(err, ComposeError::DatacenterOutOfRange(32));
@@ -63,7 +63,7 @@ impl core::error::Error for ComposeError {}
 /// Why a text or a `u64` is not a [`Snowflake`](crate::Snowflake).
 ///
 /// ```
-/// use snowflake_runtime::{ParseSnowflakeError, Snowflake};
+/// use snowflake_kit::{ParseSnowflakeError, Snowflake};
 ///
 /// assert_eq!("".parse::<Snowflake>(), Err(ParseSnowflakeError::Empty));
 /// assert_eq!(
@@ -124,7 +124,7 @@ impl core::error::Error for ParseSnowflakeError {}
 /// Why a [`Generator`](crate::Generator) could not issue an ID.
 ///
 /// ```
-/// use snowflake_runtime::GenerateError;
+/// use snowflake_kit::GenerateError;
 ///
 /// let err = GenerateError::ClockMovedBackwards { by_ms: 1500, tolerance_ms: 1000 };
 /// assert_eq!(

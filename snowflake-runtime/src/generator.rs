@@ -17,7 +17,7 @@ use crate::{
 /// Issues unique, increasing IDs for one datacenter and machine, up to 4,096 a millisecond.
 ///
 /// ```
-/// use snowflake_runtime::Generator;
+/// use snowflake_kit::Generator;
 ///
 /// static IDS: Generator = match Generator::new(1, 7) {
 ///     Ok(generator) => generator,
@@ -81,7 +81,7 @@ impl Generator {
     /// A generator on the [`SystemClock`]. `const`, so it can sit in a `static`.
     ///
     /// ```
-    /// use snowflake_runtime::{ComposeError, Generator};
+    /// use snowflake_kit::{ComposeError, Generator};
     ///
     /// let generator = Generator::new(11, 26)?;
     /// assert_eq!(generator.next_id().datacenter(), 11);
@@ -109,11 +109,11 @@ impl<C: Clock> Generator<C> {
     /// A generator on another clock, such as a test's.
     ///
     /// ```
-    /// use snowflake_runtime::{Generator, SystemClock};
+    /// use snowflake_kit::{Generator, SystemClock};
     ///
     /// let generator = Generator::with_clock(1, 1, SystemClock)?;
     /// assert_eq!(generator.next_id().machine(), 1);
-    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     ///
     /// # Errors
@@ -138,11 +138,11 @@ impl<C: Clock> Generator<C> {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use snowflake_runtime::Generator;
+    /// use snowflake_kit::Generator;
     ///
     /// let generator = Generator::new(1, 1)?.with_tolerance(Duration::from_millis(50));
     /// assert_eq!(generator.tolerance(), Duration::from_millis(50));
-    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     #[must_use]
     pub const fn with_tolerance(mut self, tolerance: Duration) -> Self {
@@ -163,9 +163,9 @@ impl<C: Clock> Generator<C> {
     /// How far the clock may step back and be waited for.
     ///
     /// ```
-    /// let generator = snowflake_runtime::Generator::new(1, 1)?;
+    /// let generator = snowflake_kit::Generator::new(1, 1)?;
     /// assert_eq!(generator.tolerance(), std::time::Duration::from_secs(1));
-    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     pub const fn tolerance(&self) -> Duration {
         Duration::from_millis(self.tolerance_ms)
@@ -174,11 +174,11 @@ impl<C: Clock> Generator<C> {
     /// The clock the generator reads.
     ///
     /// ```
-    /// use snowflake_runtime::{Clock, Generator};
+    /// use snowflake_kit::{Clock, Generator};
     ///
     /// let generator = Generator::new(1, 1)?;
     /// assert!(generator.clock().now_ms() > 0);
-    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     pub const fn clock(&self) -> &C {
         &self.clock
@@ -189,7 +189,7 @@ impl<C: Clock> Generator<C> {
     /// that stepped back by at most the [tolerance](Generator::with_tolerance).
     ///
     /// ```
-    /// let generator = snowflake_runtime::Generator::new(1, 1)?;
+    /// let generator = snowflake_kit::Generator::new(1, 1)?;
     /// let id = generator.try_next_id()?;
     /// assert_eq!((id.datacenter(), id.machine()), (1, 1));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -208,9 +208,9 @@ impl<C: Clock> Generator<C> {
     /// The next ID; see [`try_next_id`](Generator::try_next_id).
     ///
     /// ```
-    /// let generator = snowflake_runtime::Generator::new(1, 1)?;
+    /// let generator = snowflake_kit::Generator::new(1, 1)?;
     /// assert!(generator.next_id() < generator.next_id());
-    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     ///
     /// # Blocks
@@ -238,7 +238,7 @@ impl<C: Clock> Generator<C> {
     /// IDs issued meanwhile by other threads may fall between them.
     ///
     /// ```
-    /// use snowflake_runtime::{Generator, Snowflake};
+    /// use snowflake_kit::{Generator, Snowflake};
     ///
     /// let generator = Generator::new(1, 1)?;
     /// let mut ids = [Snowflake::MAX; 100];
@@ -269,11 +269,11 @@ impl<C: Clock> Generator<C> {
     /// Fills `out` with new IDs; see [`try_fill`](Generator::try_fill).
     ///
     /// ```
-    /// let generator = snowflake_runtime::Generator::new(1, 1)?;
-    /// let mut ids = vec![snowflake_runtime::Snowflake::MAX; 10_000];
+    /// let generator = snowflake_kit::Generator::new(1, 1)?;
+    /// let mut ids = vec![snowflake_kit::Snowflake::MAX; 10_000];
     /// generator.fill(&mut ids);
     /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
-    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     ///
     /// # Blocks

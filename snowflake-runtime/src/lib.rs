@@ -1,7 +1,7 @@
 //! The Twitter Snowflake ID format: one definition for compile time and run time.
 //!
 //! ```
-//! use snowflake_runtime::{compose, Snowflake};
+//! use snowflake_kit::{compose, Snowflake};
 //!
 //! let id = compose(1_288_834_975_657, 1, 1, 0)?;
 //! assert_eq!(id.as_u64(), 4_194_439_168);
@@ -16,7 +16,7 @@
 //! # Ok::<(), Box<dyn core::error::Error>>(())
 //! ```
 //!
-//! # Layout
+//! # The bit layout
 //!
 //! An ID is a `u64`, read from the most significant bit down:
 //!
@@ -77,7 +77,7 @@ pub const TWITTER_EPOCH_MS: u64 = 1_288_834_974_657;
 /// Width of the timestamp field: 41 bits of milliseconds, about 69.7 years.
 ///
 /// ```
-/// # use snowflake_runtime::*;
+/// # use snowflake_kit::*;
 /// assert_eq!(1 + TIMESTAMP_BITS + DATACENTER_BITS + MACHINE_BITS + SEQUENCE_BITS, 64);
 /// ```
 pub const TIMESTAMP_BITS: u32 = 41;

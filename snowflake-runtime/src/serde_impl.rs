@@ -56,11 +56,11 @@ impl Visitor<'_> for SnowflakeVisitor {
 ///
 /// ```
 /// use serde::{Deserialize, Serialize};
-/// use snowflake_runtime::Snowflake;
+/// use snowflake_kit::Snowflake;
 ///
 /// #[derive(Serialize, Deserialize, PartialEq, Debug)]
 /// struct Tweet {
-///     #[serde(with = "snowflake_runtime::as_string")]
+///     #[serde(with = "snowflake_kit::as_string")]
 ///     id: Snowflake,
 /// }
 ///
@@ -79,8 +79,8 @@ pub mod as_string {
     /// Serializes the ID as a string of decimal digits; see [the module](self).
     ///
     /// ```
-    /// let id = snowflake_runtime::Snowflake::MAX;
-    /// let json = snowflake_runtime::as_string::serialize(&id, serde_json::value::Serializer)?;
+    /// let id = snowflake_kit::Snowflake::MAX;
+    /// let json = snowflake_kit::as_string::serialize(&id, serde_json::value::Serializer)?;
     /// assert_eq!(json, serde_json::json!("9223372036854775807"));
     /// # Ok::<(), serde_json::Error>(())
     /// ```
@@ -95,7 +95,7 @@ pub mod as_string {
     /// Deserializes an ID from a string of decimal digits or a number; see [the module](self).
     ///
     /// ```
-    /// let id = snowflake_runtime::as_string::deserialize(serde_json::json!("4194439168"))?;
+    /// let id = snowflake_kit::as_string::deserialize(serde_json::json!("4194439168"))?;
     /// assert_eq!(id.as_u64(), 4_194_439_168);
     /// # Ok::<(), serde_json::Error>(())
     /// ```

@@ -7,19 +7,19 @@ use crate::{
     TWITTER_EPOCH_MS,
 };
 
-/// A Snowflake ID: a `u64` whose sign bit is clear. See the [layout](crate#layout).
+/// A Snowflake ID: a `u64` whose sign bit is clear. See [the bit layout](crate#the-bit-layout).
 ///
 /// Every `Snowflake` is a valid ID: the constructors ([`compose`], [`FromStr`],
 /// [`TryFrom<u64>`]) reject anything else.
 ///
 /// ```
-/// use snowflake_runtime::Snowflake;
+/// use snowflake_kit::Snowflake;
 ///
 /// let id = Snowflake::try_from(4_194_439_168)?;
 /// assert_eq!(id.to_string(), "4194439168");
 /// assert_eq!(u64::from(id), 4_194_439_168);
 /// assert!(Snowflake::try_from(u64::MAX).is_err());
-/// # Ok::<(), snowflake_runtime::ParseSnowflakeError>(())
+/// # Ok::<(), snowflake_kit::ParseSnowflakeError>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(transparent)]
@@ -30,12 +30,12 @@ pub struct Snowflake(u64);
 /// `timestamp_ms` is Unix time in milliseconds (the epoch already added back).
 ///
 /// ```
-/// use snowflake_runtime::{compose, Parts};
+/// use snowflake_kit::{compose, Parts};
 ///
 /// let parts = compose(1_288_834_975_657, 1, 1, 0)?.parts();
 /// assert_eq!(parts, Parts { timestamp_ms: 1_288_834_975_657, datacenter: 1, machine: 1, sequence: 0 });
 /// assert_eq!(parts.compose()?.as_u64(), 4_194_439_168);
-/// # Ok::<(), snowflake_runtime::ComposeError>(())
+/// # Ok::<(), snowflake_kit::ComposeError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Parts {
@@ -57,7 +57,7 @@ pub struct Parts {
 /// reported.
 ///
 /// ```
-/// use snowflake_runtime::{compose, ComposeError};
+/// use snowflake_kit::{compose, ComposeError};
 ///
 /// assert_eq!(compose(1_288_834_975_657, 1, 1, 0)?.as_u64(), 4_194_439_168);
 /// assert_eq!(compose(1_288_834_975_657, 32, 1, 0), Err(ComposeError::DatacenterOutOfRange(32)));
@@ -106,12 +106,12 @@ pub const fn compose(
 /// Splits an ID into its fields; the inverse of [`compose`]. Same as [`Snowflake::parts`].
 ///
 /// ```
-/// use snowflake_runtime::{compose, decompose};
+/// use snowflake_kit::{compose, decompose};
 ///
 /// let id = compose(1_656_432_460_105, 11, 26, 0)?;
 /// let p = decompose(id);
 /// assert_eq!((p.timestamp_ms, p.datacenter, p.machine, p.sequence), (1_656_432_460_105, 11, 26, 0));
-/// # Ok::<(), snowflake_runtime::ComposeError>(())
+/// # Ok::<(), snowflake_kit::ComposeError>(())
 /// ```
 pub const fn decompose(id: Snowflake) -> Parts {
     id.parts()
@@ -121,11 +121,11 @@ impl Parts {
     /// Composes these fields back into an ID; see [`compose`].
     ///
     /// ```
-    /// use snowflake_runtime::Parts;
+    /// use snowflake_kit::Parts;
     ///
     /// let p = Parts { timestamp_ms: 1_288_834_975_657, datacenter: 1, machine: 1, sequence: 0 };
     /// assert_eq!(p.compose()?.as_u64(), 4_194_439_168);
-    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     ///
     /// # Errors
@@ -145,17 +145,17 @@ impl Snowflake {
     /// The largest ID: every bit but the sign bit set.
     ///
     /// ```
-    /// use snowflake_runtime::Snowflake;
+    /// use snowflake_kit::Snowflake;
     ///
     /// assert_eq!(Snowflake::MAX.as_u64(), i64::MAX as u64);
-    /// assert_eq!(Snowflake::MAX.timestamp_ms(), snowflake_runtime::MAX_TIMESTAMP_MS);
+    /// assert_eq!(Snowflake::MAX.timestamp_ms(), snowflake_kit::MAX_TIMESTAMP_MS);
     /// ```
     pub const MAX: Snowflake = Snowflake(u64::MAX >> 1);
 
     /// Wraps a `u64` whose sign bit is clear; `None` otherwise. The `const` form of `TryFrom<u64>`.
     ///
     /// ```
-    /// use snowflake_runtime::Snowflake;
+    /// use snowflake_kit::Snowflake;
     ///
     /// assert_eq!(Snowflake::from_u64(7).map(Snowflake::as_u64), Some(7));
     /// assert_eq!(Snowflake::from_u64(1 << 63), None);
@@ -171,9 +171,9 @@ impl Snowflake {
     /// The ID as a `u64`.
     ///
     /// ```
-    /// let id = snowflake_runtime::compose(1_288_834_975_657, 1, 1, 0)?;
+    /// let id = snowflake_kit::compose(1_288_834_975_657, 1, 1, 0)?;
     /// assert_eq!(id.as_u64(), 4_194_439_168);
-    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     pub const fn as_u64(self) -> u64 {
         self.0
@@ -182,9 +182,9 @@ impl Snowflake {
     /// Unix time in milliseconds at which the ID was issued.
     ///
     /// ```
-    /// let id: snowflake_runtime::Snowflake = "1541815603606036480".parse()?;
+    /// let id: snowflake_kit::Snowflake = "1541815603606036480".parse()?;
     /// assert_eq!(id.timestamp_ms(), 1_656_432_460_105);
-    /// # Ok::<(), snowflake_runtime::ParseSnowflakeError>(())
+    /// # Ok::<(), snowflake_kit::ParseSnowflakeError>(())
     /// ```
     pub const fn timestamp_ms(self) -> u64 {
         (self.0 >> TIMESTAMP_SHIFT) + TWITTER_EPOCH_MS
@@ -193,9 +193,9 @@ impl Snowflake {
     /// Datacenter id, `0..=31`.
     ///
     /// ```
-    /// let id: snowflake_runtime::Snowflake = "1541815603606036480".parse()?;
+    /// let id: snowflake_kit::Snowflake = "1541815603606036480".parse()?;
     /// assert_eq!(id.datacenter(), 11);
-    /// # Ok::<(), snowflake_runtime::ParseSnowflakeError>(())
+    /// # Ok::<(), snowflake_kit::ParseSnowflakeError>(())
     /// ```
     pub const fn datacenter(self) -> u8 {
         ((self.0 >> DATACENTER_SHIFT) & MAX_DATACENTER) as u8
@@ -204,9 +204,9 @@ impl Snowflake {
     /// Machine id, `0..=31`.
     ///
     /// ```
-    /// let id: snowflake_runtime::Snowflake = "1541815603606036480".parse()?;
+    /// let id: snowflake_kit::Snowflake = "1541815603606036480".parse()?;
     /// assert_eq!(id.machine(), 26);
-    /// # Ok::<(), snowflake_runtime::ParseSnowflakeError>(())
+    /// # Ok::<(), snowflake_kit::ParseSnowflakeError>(())
     /// ```
     pub const fn machine(self) -> u8 {
         ((self.0 >> MACHINE_SHIFT) & MAX_MACHINE) as u8
@@ -215,9 +215,9 @@ impl Snowflake {
     /// Sequence number, `0..=4095`.
     ///
     /// ```
-    /// let id: snowflake_runtime::Snowflake = "1541815603606036480".parse()?;
+    /// let id: snowflake_kit::Snowflake = "1541815603606036480".parse()?;
     /// assert_eq!(id.sequence(), 0);
-    /// # Ok::<(), snowflake_runtime::ParseSnowflakeError>(())
+    /// # Ok::<(), snowflake_kit::ParseSnowflakeError>(())
     /// ```
     pub const fn sequence(self) -> u16 {
         ((self.0 >> SEQUENCE_SHIFT) & MAX_SEQUENCE) as u16
@@ -226,10 +226,10 @@ impl Snowflake {
     /// All four fields at once.
     ///
     /// ```
-    /// let id: snowflake_runtime::Snowflake = "1541815603606036480".parse()?;
+    /// let id: snowflake_kit::Snowflake = "1541815603606036480".parse()?;
     /// let p = id.parts();
     /// assert_eq!((p.timestamp_ms, p.datacenter, p.machine, p.sequence), (1_656_432_460_105, 11, 26, 0));
-    /// # Ok::<(), snowflake_runtime::ParseSnowflakeError>(())
+    /// # Ok::<(), snowflake_kit::ParseSnowflakeError>(())
     /// ```
     pub const fn parts(self) -> Parts {
         Parts {
@@ -243,9 +243,9 @@ impl Snowflake {
     /// The timestamp as RFC 3339 in UTC, always with three fraction digits.
     ///
     /// ```
-    /// let tweet: snowflake_runtime::Snowflake = "1541815603606036480".parse()?;
+    /// let tweet: snowflake_kit::Snowflake = "1541815603606036480".parse()?;
     /// assert_eq!(tweet.rfc3339().to_string(), "2022-06-28T16:07:40.105Z");
-    /// # Ok::<(), snowflake_runtime::ParseSnowflakeError>(())
+    /// # Ok::<(), snowflake_kit::ParseSnowflakeError>(())
     /// ```
     pub const fn rfc3339(self) -> Rfc3339 {
         match Rfc3339::new(self.timestamp_ms()) {
@@ -260,12 +260,12 @@ impl Snowflake {
     /// 68 characters. A [`Display`](fmt::Display) value; nothing is allocated.
     ///
     /// ```
-    /// let id = snowflake_runtime::compose(1_288_834_975_657, 1, 1, 0)?;
+    /// let id = snowflake_kit::compose(1_288_834_975_657, 1, 1, 0)?;
     /// assert_eq!(
     ///     id.segmented_binary().to_string(),
     ///     "0 00000000000000000000000000000001111101000 00001 00001 000000000000",
     /// );
-    /// # Ok::<(), snowflake_runtime::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     pub const fn segmented_binary(self) -> SegmentedBinary {
         SegmentedBinary(self.0)
@@ -276,9 +276,9 @@ impl Snowflake {
     /// ```
     /// use std::time::{Duration, UNIX_EPOCH};
     ///
-    /// let id: snowflake_runtime::Snowflake = "1541815603606036480".parse()?;
+    /// let id: snowflake_kit::Snowflake = "1541815603606036480".parse()?;
     /// assert_eq!(id.system_time(), UNIX_EPOCH + Duration::from_millis(1_656_432_460_105));
-    /// # Ok::<(), snowflake_runtime::ParseSnowflakeError>(())
+    /// # Ok::<(), snowflake_kit::ParseSnowflakeError>(())
     /// ```
     #[cfg(feature = "std")]
     pub fn system_time(self) -> std::time::SystemTime {
@@ -297,7 +297,7 @@ impl Snowflake {
 /// Honours width and alignment flags, like `str`:
 ///
 /// ```
-/// let bits = snowflake_runtime::Snowflake::MAX.segmented_binary();
+/// let bits = snowflake_kit::Snowflake::MAX.segmented_binary();
 /// assert_eq!(bits.to_string().len(), 68);
 /// assert_eq!(format!("[{bits:>70}]").len(), 72);
 /// ```
@@ -308,14 +308,14 @@ impl SegmentedBinary {
     /// Length of the text in bytes: 64 bits and 4 spaces.
     ///
     /// ```
-    /// assert_eq!(snowflake_runtime::SegmentedBinary::LEN, 68);
+    /// assert_eq!(snowflake_kit::SegmentedBinary::LEN, 68);
     /// ```
     pub const LEN: usize = 68;
 
     /// The text as ASCII bytes, computed in a `const` context if need be.
     ///
     /// ```
-    /// let bytes = snowflake_runtime::Snowflake::MAX.segmented_binary().to_bytes();
+    /// let bytes = snowflake_kit::Snowflake::MAX.segmented_binary().to_bytes();
     /// assert_eq!(&bytes[..4], b"0 11");
     /// ```
     pub const fn to_bytes(self) -> [u8; Self::LEN] {
