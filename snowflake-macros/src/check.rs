@@ -55,21 +55,30 @@ impl Key {
         KEYS.into_iter().find(|key| key.name() == name)
     }
 
-    /// The key an unknown name most likely meant: a synonym, or a key at most
-    /// two edits away.
+    /// The key an unknown name most likely meant: a synonym, or the one key
+    /// nearest by edits, if near enough for the name's length (`mchine`, `dcc`;
+    /// not `id` or `x`, which are as near to several keys as to none).
     fn nearest(name: &str) -> Option<Key> {
         let lower = name.to_ascii_lowercase();
-        SYNONYMS
+        if let Some((_, key)) = SYNONYMS.into_iter().find(|(synonym, _)| *synonym == lower) {
+            return Some(key);
+        }
+        let limit = (lower.chars().count() / 3).max(1);
+        let mut near = KEYS
             .into_iter()
-            .find(|(synonym, _)| *synonym == lower)
-            .map(|(_, key)| key)
-            .or_else(|| {
-                KEYS.into_iter()
-                    .map(|key| (edit_distance(&lower, key.name()), key))
-                    .filter(|(distance, _)| *distance <= 2)
-                    .min_by_key(|(distance, _)| *distance)
-                    .map(|(_, key)| key)
-            })
+            .map(|key| (edit_distance(&lower, key.name()), key))
+            .filter(|(distance, _)| *distance <= limit);
+        let (best, key) = near.next()?;
+        let mut chosen = Some(key);
+        let mut best = best;
+        for (distance, key) in near {
+            if distance < best {
+                (best, chosen) = (distance, Some(key));
+            } else if distance == best {
+                chosen = None;
+            }
+        }
+        chosen
     }
 
     /// What the key accepts, for messages.
@@ -242,20 +251,25 @@ fn check_arg(arg: &Arg, fields: &mut [Field; 4], errors: &mut Errors) {
                 ident.span(),
                 format!("duplicate argument `{name}`"),
             ));
+            // Its value too, so that deleting the first one brings no new error.
+            if let Some(value) = &arg.value {
+                errors.record(check_value(key, value));
+            }
         }
         Some(key) => {
             fields[key as usize] = match &arg.value {
                 // The slip says what is missing.
                 None => Field::Invalid,
-                Some(value) => {
-                    let value = match key {
-                        Key::Ts => ts::timestamp(value),
-                        _ => integer_field(key, value),
-                    };
-                    errors.record(value).into()
-                }
+                Some(value) => errors.record(check_value(key, value)).into(),
             };
         }
+    }
+}
+
+fn check_value(key: Key, value: &Value) -> syn::Result<u64> {
+    match key {
+        Key::Ts => ts::timestamp(value),
+        _ => integer_field(key, value),
     }
 }
 
@@ -283,8 +297,8 @@ pub(crate) fn describe(value: &Value) -> String {
         Value::Lit(lit) => format!("{} `{written}`", kind(lit)),
         Value::Negative(_, lit) => {
             format!(
-                "`{}` ({} with a minus sign)",
-                written.replace("- ", "-"),
+                "`-{}` ({} with a minus sign)",
+                lit.to_token_stream(),
                 kind(lit)
             )
         }

@@ -160,18 +160,20 @@ fn value(input: ParseStream<'_>, key: &Ident, slips: &mut Vec<syn::Error>) -> sy
     if !at_argument_end(input) {
         tokens.extend([input.parse::<TokenTree>()?]);
     }
-    let value = Value::classify(tokens.clone());
-    if at_argument_end(input) {
-        return Ok(value);
-    }
-    if !matches!(value, Value::Other(_)) && input.peek(Ident::peek_any) && next_is_key(input) {
+    let value = if at_argument_end(input) || next_is_key(input) {
+        Value::classify(tokens)
+    } else {
+        // A name or an expression: keep all of it, for the error that `check` reports.
+        while !at_argument_end(input) && !next_is_key(input) {
+            tokens.extend([input.parse::<TokenTree>()?]);
+        }
+        Value::Other(tokens)
+    };
+    if !at_argument_end(input) {
         // `dc = 1 machine = 2`: the next argument has begun, so a comma is missing.
         slips.push(input.error(format!("expected `,` after the value of `{key}`")));
-        return Ok(value);
     }
-    // A name or an expression: keep all of it, for the error that `check` reports.
-    tokens.extend(rest_of_argument(input)?);
-    Ok(Value::Other(tokens))
+    Ok(value)
 }
 
 /// After an argument: a comma, the end, or a slip (`;`, or a missing comma) that
@@ -198,12 +200,18 @@ fn at_argument_end(input: ParseStream<'_>) -> bool {
     input.is_empty() || input.peek(Token![,]) || input.peek(Token![;])
 }
 
-/// Whether `key =` (a lone `=`) comes next.
+/// Whether a name and what reads as its operator come next (`machine =`, `machine:`,
+/// `machine =>`): the start of the next argument, where a value cannot go on.
+/// `consts::DC` is a path, not a key.
 fn next_is_key(input: ParseStream<'_>) -> bool {
     let Some((_, rest)) = input.cursor().ident() else {
         return false;
     };
-    matches!(rest.punct(), Some((p, _)) if p.as_char() == '=' && p.spacing() == Spacing::Alone)
+    match rest.punct() {
+        Some((p, _)) if p.as_char() == '=' => true,
+        Some((p, _)) => p.as_char() == ':' && p.spacing() == Spacing::Alone,
+        None => false,
+    }
 }
 
 /// Every token up to the next comma or `;`, or the end of the call.

@@ -34,9 +34,14 @@ fn date(lit: &LitStr) -> syn::Result<u64> {
     let ms = parse_rfc3339(&text).map_err(|e| {
         let message = match e {
             // RFC 3339 dates, but not ones a snowflake can carry.
-            Rfc3339Error::LeapSecond
-            | Rfc3339Error::FinerThanMillisecond
-            | Rfc3339Error::BeforeUnixEpoch => format!("{text:?}: {e}"),
+            Rfc3339Error::LeapSecond | Rfc3339Error::FinerThanMillisecond => {
+                format!("{text:?}: {e}")
+            }
+            Rfc3339Error::BeforeUnixEpoch => format!(
+                "{text:?} is before 1970, and so before the Twitter epoch ({}); {}",
+                snowflake_runtime::TWITTER_EPOCH_RFC3339,
+                Key::Ts.allowed()
+            ),
             _ => format!(
                 "{text:?} is not an RFC 3339 date: {e}; expected e.g. \"2022-06-28T16:07:40.105Z\""
             ),

@@ -76,7 +76,9 @@ pub const fn parse_rfc3339(text: &str) -> Result<u64, Rfc3339Error> {
     tri!(range(DateField::Day, day, 1, days_in_month(year, month)));
     tri!(range(DateField::Hour, hour, 0, 23));
     tri!(range(DateField::Minute, minute, 0, 59));
-    if second == 60 {
+    // A leap second is 23:59:60 UTC; `:60` at any other minute is no time at all.
+    let utc_minute = (hour as i64 * 60 + minute as i64 - offset_minutes).rem_euclid(1440);
+    if second == 60 && utc_minute == 1439 {
         return Err(Rfc3339Error::LeapSecond);
     }
     tri!(range(DateField::Second, second, 0, 59));
@@ -227,7 +229,7 @@ pub enum Rfc3339Error {
         /// Its largest value (for a day, in that month of that year).
         max: u32,
     },
-    /// `:60`: RFC 3339 allows a leap second, but Unix time has none.
+    /// `23:59:60` UTC: RFC 3339 allows a leap second, but Unix time has none.
     LeapSecond,
     /// A non-zero fraction digit past the third: snowflake timestamps are whole milliseconds.
     FinerThanMillisecond,
