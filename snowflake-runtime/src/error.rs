@@ -159,6 +159,16 @@ pub enum GenerateError {
         /// How long the generator waited, in ms of the monotonic clock.
         waited_ms: u64,
     },
+    /// The next ID would carry a time past the generator's
+    /// [ceiling](crate::Generator::set_ceiling).
+    AboveCeiling {
+        /// The time the next ID would carry, Unix ms.
+        timestamp_ms: u64,
+        /// The ceiling, Unix ms.
+        ceiling_ms: u64,
+    },
+    /// The generator is [halted](crate::Generator::halt).
+    Halted,
 }
 
 impl fmt::Display for GenerateError {
@@ -184,6 +194,14 @@ impl fmt::Display for GenerateError {
                 f,
                 "the clock did not advance in {waited_ms} ms while the generator waited for a new millisecond"
             ),
+            GenerateError::AboveCeiling {
+                timestamp_ms,
+                ceiling_ms,
+            } => write!(
+                f,
+                "the next ID would carry {timestamp_ms} ms, past the generator's ceiling of {ceiling_ms} ms"
+            ),
+            GenerateError::Halted => f.write_str("the generator is halted"),
         }
     }
 }

@@ -56,8 +56,12 @@ use crate::{
 /// - **The clock stops**: a wait for a new millisecond gives up after the
 ///   tolerance plus the time it expected to wait, with [`GenerateError::ClockStalled`].
 pub struct Generator<C: Clock = SystemClock> {
-    /// The smallest `timestamp << 12 | sequence` that may be issued next.
+    /// The smallest `timestamp << 12 | sequence` that may be issued next, and
+    /// [`HALTED`] while halted: one atomic, so that a halt is seen by every
+    /// compare-and-swap that comes after it.
     next: AtomicU64,
+    /// The last Unix ms the generator may stamp an ID with; `u64::MAX` for none.
+    ceiling: AtomicU64,
     /// The datacenter and machine bits, already in place.
     node: u64,
     /// How far behind the last issued ID the clock may fall and be waited for.
@@ -66,6 +70,10 @@ pub struct Generator<C: Clock = SystemClock> {
 }
 
 const DEFAULT_TOLERANCE_MS: u64 = 1000;
+
+/// The bit of `next` that halts the generator. `next` itself never reaches it:
+/// 41 bits of timestamp and 12 of sequence.
+const HALTED: u64 = 1 << 63;
 
 /// Validates `datacenter` and `machine` with [`compose`], and returns their bits.
 const fn node_bits(datacenter: u64, machine: u64) -> Result<u64, ComposeError> {
@@ -96,6 +104,7 @@ impl Generator {
         match node_bits(datacenter, machine) {
             Ok(node) => Ok(Generator {
                 next: AtomicU64::new(0),
+                ceiling: AtomicU64::new(u64::MAX),
                 node,
                 tolerance_ms: DEFAULT_TOLERANCE_MS,
                 clock: SystemClock,
@@ -127,6 +136,7 @@ impl<C: Clock> Generator<C> {
         let node = node_bits(datacenter, machine)?;
         Ok(Generator {
             next: AtomicU64::new(0),
+            ceiling: AtomicU64::new(u64::MAX),
             node,
             tolerance_ms: DEFAULT_TOLERANCE_MS,
             clock,
@@ -182,6 +192,88 @@ impl<C: Clock> Generator<C> {
     /// ```
     pub const fn clock(&self) -> &C {
         &self.clock
+    }
+
+    /// Sets the last Unix ms the generator may stamp an ID with, or none. Past
+    /// it, calls return [`GenerateError::AboveCeiling`] at once, without waiting.
+    /// A holder of a leased identity raises it as it reserves time ahead
+    /// (`snowflake-lease`); the check costs one relaxed load beside the clock reading.
+    ///
+    /// A call that read the ceiling before a concurrent `set_ceiling` lowered it
+    /// may still issue up to the old ceiling; [`halt`](Generator::halt) stops at once.
+    ///
+    /// ```
+    /// use snowflake_kit::{GenerateError, Generator};
+    ///
+    /// let generator = Generator::new(1, 1)?;
+    /// generator.set_ceiling(Some(1_288_834_975_657)); // long past
+    /// assert!(matches!(generator.try_next_id(), Err(GenerateError::AboveCeiling { .. })));
+    /// generator.set_ceiling(None);
+    /// assert!(generator.try_next_id().is_ok());
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// ```
+    pub fn set_ceiling(&self, timestamp_ms: Option<u64>) {
+        self.ceiling
+            .store(timestamp_ms.unwrap_or(u64::MAX), Ordering::Relaxed);
+    }
+
+    /// The last Unix ms the generator may stamp an ID with, if there is a ceiling.
+    ///
+    /// ```
+    /// let generator = snowflake_kit::Generator::new(1, 1)?;
+    /// assert_eq!(generator.ceiling(), None);
+    /// generator.set_ceiling(Some(1_700_000_000_000));
+    /// assert_eq!(generator.ceiling(), Some(1_700_000_000_000));
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// ```
+    pub fn ceiling(&self) -> Option<u64> {
+        match self.ceiling.load(Ordering::Relaxed) {
+            u64::MAX => None,
+            ms => Some(ms),
+        }
+    }
+
+    /// Stops issuing: every call returns [`GenerateError::Halted`] until
+    /// [`resume`](Generator::resume). No ID is issued after `halt` returns, from
+    /// any thread: the halt is a bit of the one atomic every ID is reserved from.
+    ///
+    /// ```
+    /// use snowflake_kit::{GenerateError, Generator};
+    ///
+    /// let generator = Generator::new(1, 1)?;
+    /// let before = generator.next_id();
+    /// generator.halt();
+    /// assert!(generator.is_halted());
+    /// assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
+    /// generator.resume();
+    /// assert!(generator.next_id() > before);
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// ```
+    pub fn halt(&self) {
+        self.next.fetch_or(HALTED, Ordering::Relaxed);
+    }
+
+    /// Issues again after [`halt`](Generator::halt), never below what was issued before.
+    ///
+    /// ```
+    /// let generator = snowflake_kit::Generator::new(1, 1)?;
+    /// generator.halt();
+    /// generator.resume();
+    /// assert!(!generator.is_halted());
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// ```
+    pub fn resume(&self) {
+        self.next.fetch_and(!HALTED, Ordering::Relaxed);
+    }
+
+    /// Whether the generator is [halted](Generator::halt).
+    ///
+    /// ```
+    /// assert!(!snowflake_kit::Generator::new(1, 1)?.is_halted());
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// ```
+    pub fn is_halted(&self) -> bool {
+        self.next.load(Ordering::Relaxed) & HALTED != 0
     }
 
     /// The next ID, or why there is none. Spins for at most the rest of the
@@ -314,12 +406,22 @@ impl<C: Clock> Generator<C> {
     #[inline]
     fn reserve(&self, wanted: u64) -> Result<(u64, u64), GenerateError> {
         let mut now = self.now()?;
+        let ceiling_ms = self.ceiling.load(Ordering::Relaxed);
         let mut current = self.next.load(Ordering::Relaxed);
         loop {
+            if current & HALTED != 0 {
+                return Err(GenerateError::Halted);
+            }
             // Never below what was issued, never below the clock.
             let candidate = current.max(now << SEQUENCE_BITS);
             let timestamp = candidate >> SEQUENCE_BITS;
             let sequence = candidate & MAX_SEQUENCE;
+            if timestamp + TWITTER_EPOCH_MS > ceiling_ms {
+                return Err(GenerateError::AboveCeiling {
+                    timestamp_ms: timestamp + TWITTER_EPOCH_MS,
+                    ceiling_ms,
+                });
+            }
             if timestamp > now {
                 // Ahead of our reading: another thread may have read a later clock.
                 let fresh = self.now()?;

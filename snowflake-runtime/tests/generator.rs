@@ -486,3 +486,96 @@ fn debug_shows_the_node() {
         "Generator { datacenter: 11, machine: 26, tolerance_ms: 1000, clock: SystemClock, .. }"
     );
 }
+
+#[test]
+fn the_ceiling_is_the_last_millisecond_issued() {
+    let clock = ManualClock::at(T);
+    let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).unwrap();
+    generator.set_ceiling(Some(T));
+    let mut ids = vec![Snowflake::MAX; 4096];
+    generator.try_fill(&mut ids).unwrap();
+    assert!(ids.iter().all(|id| id.timestamp_ms() == T));
+    // The millisecond is full and the next one is past the ceiling: refused at once, no wait.
+    assert_eq!(
+        generator.try_next_id(),
+        Err(GenerateError::AboveCeiling {
+            timestamp_ms: T + 1,
+            ceiling_ms: T
+        })
+    );
+    clock.set(T + 5);
+    assert!(matches!(
+        generator.try_next_id(),
+        Err(GenerateError::AboveCeiling { timestamp_ms, .. }) if timestamp_ms == T + 5
+    ));
+    generator.set_ceiling(Some(T + 5));
+    assert_eq!(generator.try_next_id().unwrap().timestamp_ms(), T + 5);
+    generator.set_ceiling(Some(T + 4));
+    assert!(generator.try_next_id().is_err());
+    generator.set_ceiling(None);
+    assert_eq!(generator.try_next_id().unwrap().timestamp_ms(), T + 5);
+}
+
+#[test]
+fn a_ceiling_below_the_epoch_refuses_everything() {
+    let generator = Generator::with_clock(1, 1, ManualClock::at(T)).unwrap();
+    generator.set_ceiling(Some(0));
+    assert!(matches!(
+        generator.try_next_id(),
+        Err(GenerateError::AboveCeiling { ceiling_ms: 0, .. })
+    ));
+    let mut ids = [Snowflake::MAX; 3];
+    assert!(generator.try_fill(&mut ids).is_err());
+    assert_eq!(ids, [Snowflake::MAX; 3]);
+}
+
+#[test]
+fn nothing_is_issued_after_halt_returns() {
+    use std::sync::atomic::AtomicBool;
+    let generator = Generator::new(1, 1).unwrap();
+    let halted = AtomicBool::new(false);
+    let late = AtomicU64::new(0);
+    let issued = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                loop {
+                    let after_halt = halted.load(Ordering::Acquire);
+                    match generator.try_next_id() {
+                        Ok(_) if after_halt => {
+                            late.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Ok(_) => {
+                            issued.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Err(GenerateError::Halted) if after_halt => break,
+                        Err(GenerateError::Halted) => {}
+                        Err(e) => panic!("{e}"),
+                    }
+                }
+            });
+        }
+        while issued.load(Ordering::Relaxed) < 100_000 {
+            std::hint::spin_loop();
+        }
+        generator.halt();
+        halted.store(true, Ordering::Release);
+    });
+    assert_eq!(late.load(Ordering::Relaxed), 0);
+    assert!(generator.is_halted());
+    generator.resume();
+    assert!(generator.try_next_id().is_ok());
+}
+
+#[test]
+fn ceiling_and_halt_messages() {
+    assert_eq!(
+        GenerateError::AboveCeiling {
+            timestamp_ms: 5,
+            ceiling_ms: 4
+        }
+        .to_string(),
+        "the next ID would carry 5 ms, past the generator's ceiling of 4 ms"
+    );
+    assert_eq!(GenerateError::Halted.to_string(), "the generator is halted");
+}
