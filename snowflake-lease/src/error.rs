@@ -1,0 +1,102 @@
+//! [`LeaseError`]: why a leased generator could not start or go on.
+
+use core::fmt;
+use std::time::Duration;
+
+use crate::store::{Identity, StoreError};
+
+/// Why a [`LeasedGenerator`](crate::LeasedGenerator) could not start, or stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LeaseError {
+    /// The etcd address is not `http://host:port`.
+    InvalidEndpoint {
+        /// As given.
+        endpoint: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The key prefix is not of the form `/a/b`.
+    InvalidPrefix(String),
+    /// An option is out of its range.
+    InvalidOption(String),
+    /// The store did not answer within the connect timeout.
+    Unreachable {
+        /// The address tried.
+        endpoint: String,
+        /// How long it waited.
+        timeout: Duration,
+        /// What the client said.
+        reason: String,
+    },
+    /// Every one of the 1,024 identities is held (or poisoned by a clock far ahead).
+    AllHeld,
+    /// A fixed identity stayed held for longer than the claim wait.
+    Held {
+        /// The identity.
+        identity: Identity,
+        /// Who holds it.
+        by: String,
+    },
+    /// The clock is further behind the identity's high-water mark than the bound.
+    ClockBehind {
+        /// The identity.
+        identity: Identity,
+        /// The clock, Unix ms.
+        now_ms: u64,
+        /// The high-water mark, Unix ms.
+        hwm_ms: u64,
+        /// How far behind may be waited for.
+        bound: Duration,
+    },
+    /// The store failed while claiming.
+    Store(StoreError),
+}
+
+impl fmt::Display for LeaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LeaseError::InvalidEndpoint { endpoint, reason } => {
+                write!(f, "invalid etcd endpoint {endpoint:?}: {reason}")
+            }
+            LeaseError::InvalidPrefix(prefix) => write!(
+                f,
+                "invalid key prefix {prefix:?}: expected `/` and segments without a trailing `/`, such as /snowflake-kit/v1/default"
+            ),
+            LeaseError::InvalidOption(message) => write!(f, "invalid lease option: {message}"),
+            LeaseError::Unreachable {
+                endpoint,
+                timeout,
+                reason,
+            } => write!(
+                f,
+                "etcd at {endpoint} did not answer within {timeout:?}: {reason}"
+            ),
+            LeaseError::AllHeld => f.write_str(
+                "all 1024 identities are held (or their high-water marks are far ahead of this clock)",
+            ),
+            LeaseError::Held { identity, by } => {
+                write!(f, "identity {identity} is held by {by:?}")
+            }
+            LeaseError::ClockBehind {
+                identity,
+                now_ms,
+                hwm_ms,
+                bound,
+            } => write!(
+                f,
+                "the clock ({now_ms} ms) is {} ms behind the high-water mark of identity {identity} ({hwm_ms} ms), more than the {bound:?} that may be waited for",
+                hwm_ms.saturating_sub(*now_ms)
+            ),
+            LeaseError::Store(e) => write!(f, "the store failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for LeaseError {}
+
+impl From<StoreError> for LeaseError {
+    fn from(e: StoreError) -> LeaseError {
+        LeaseError::Store(e)
+    }
+}

@@ -1,0 +1,257 @@
+//! The [`Store`] on etcd's v3 API.
+
+use std::time::Duration;
+
+use etcd_client::{Client, Compare, CompareOp, PutOptions, Txn, TxnOp, TxnOpResponse};
+
+use crate::error::LeaseError;
+use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError, hwm_text, parse_hwm};
+
+/// Identities leased from etcd: owner keys on leases, high-water marks beside them.
+///
+/// ```no_run
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// use snowflake_lease::{EtcdStore, LeaseOptions, LeasedGenerator};
+///
+/// let options = LeaseOptions::default();
+/// let store = EtcdStore::connect("http://127.0.0.1:2379", &options).await?;
+/// let generator = LeasedGenerator::start(store, options).await?;
+/// let id = generator.try_next_id()?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct EtcdStore {
+    client: Client,
+    prefix: String,
+    endpoint: String,
+}
+
+impl std::fmt::Debug for EtcdStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EtcdStore")
+            .field("endpoint", &self.endpoint)
+            .field("prefix", &self.prefix)
+            .finish_non_exhaustive()
+    }
+}
+
+impl EtcdStore {
+    /// Connects to etcd at `endpoint` (`http://host:port`, or `host:port`), with the
+    /// key prefix and connect timeout of `options`. Fails after the timeout, naming
+    /// the address, when etcd does not answer.
+    ///
+    /// # Errors
+    ///
+    /// [`LeaseError::InvalidEndpoint`], [`LeaseError::InvalidPrefix`] or
+    /// [`LeaseError::Unreachable`].
+    pub async fn connect(
+        endpoint: &str,
+        options: &crate::LeaseOptions,
+    ) -> Result<EtcdStore, LeaseError> {
+        let url = check_endpoint(endpoint)?;
+        crate::options::check_prefix(&options.prefix)?;
+        let unreachable = |reason: String| LeaseError::Unreachable {
+            endpoint: url.clone(),
+            timeout: options.connect_timeout,
+            reason,
+        };
+        let connect_options = etcd_client::ConnectOptions::new()
+            .with_connect_timeout(options.connect_timeout)
+            .with_timeout(options.connect_timeout);
+        let mut client = tokio::time::timeout(
+            options.connect_timeout,
+            Client::connect([url.as_str()], Some(connect_options)),
+        )
+        .await
+        .map_err(|_| unreachable("no answer".to_owned()))?
+        .map_err(|e| unreachable(e.to_string()))?;
+        // The channel connects lazily: ask something, so that a dead address fails here.
+        tokio::time::timeout(options.connect_timeout, client.status())
+            .await
+            .map_err(|_| unreachable("no answer".to_owned()))?
+            .map_err(|e| unreachable(e.to_string()))?;
+        Ok(EtcdStore {
+            client,
+            prefix: options.prefix.clone(),
+            endpoint: url,
+        })
+    }
+
+    fn client(&self) -> Client {
+        // A handle on the same channel: cheap, and lets `&self` methods send.
+        self.client.clone()
+    }
+}
+
+/// `http://host:port` or `host:port`, with a port; https needs TLS, which this build leaves out.
+pub(crate) fn check_endpoint(endpoint: &str) -> Result<String, LeaseError> {
+    let invalid = |reason: &str| LeaseError::InvalidEndpoint {
+        endpoint: endpoint.to_owned(),
+        reason: reason.to_owned(),
+    };
+    let rest = match endpoint.split_once("://") {
+        Some(("http", rest)) => rest,
+        Some((scheme, _)) => {
+            return Err(invalid(&format!(
+                "scheme `{scheme}` is not supported; expected http://host:port"
+            )));
+        }
+        None => endpoint,
+    };
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    let Some((host, port)) = rest.rsplit_once(':') else {
+        return Err(invalid("expected host:port, such as http://127.0.0.1:2379"));
+    };
+    let host_ok = !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'[' | b']' | b':'));
+    if !host_ok {
+        return Err(invalid(
+            "the host is empty or has characters no host name has",
+        ));
+    }
+    if port.parse::<u16>().map_or(true, |port| port == 0) {
+        return Err(invalid("the port is not a number in 1..=65535"));
+    }
+    Ok(format!("http://{host}:{port}"))
+}
+
+fn store_error(what: &str, e: &etcd_client::Error) -> StoreError {
+    StoreError(format!("etcd {what}: {e}"))
+}
+
+/// The value of the first key of a `get` inside a transaction.
+fn first_value(response: Option<&TxnOpResponse>) -> Option<Vec<u8>> {
+    match response {
+        Some(TxnOpResponse::Get(get)) => get.kvs().first().map(|kv| kv.value().to_vec()),
+        _ => None,
+    }
+}
+
+impl Store for EtcdStore {
+    async fn grant(&self, ttl: Duration) -> Result<LeaseId, StoreError> {
+        let seconds = i64::try_from(ttl.as_secs().max(1)).unwrap_or(i64::MAX);
+        let granted = self
+            .client()
+            .lease_grant(seconds, None)
+            .await
+            .map_err(|e| store_error("lease grant", &e))?;
+        Ok(LeaseId(granted.id()))
+    }
+
+    async fn claim(
+        &self,
+        identity: Identity,
+        lease: LeaseId,
+        holder: &str,
+    ) -> Result<Claim, StoreError> {
+        let owner = identity.owner_key(&self.prefix);
+        let hwm = identity.hwm_key(&self.prefix);
+        let txn = Txn::new()
+            .when([Compare::create_revision(owner.clone(), CompareOp::Equal, 0)])
+            .and_then([
+                TxnOp::put(
+                    owner.clone(),
+                    holder,
+                    Some(PutOptions::new().with_lease(lease.0)),
+                ),
+                TxnOp::get(hwm, None),
+            ])
+            .or_else([TxnOp::get(owner, None)]);
+        let response = self
+            .client()
+            .txn(txn)
+            .await
+            .map_err(|e| store_error("claim", &e))?;
+        let answers = response.op_responses();
+        if response.succeeded() {
+            let hwm_ms = parse_hwm(first_value(answers.get(1)).as_deref())?;
+            Ok(Claim::Won { hwm_ms })
+        } else {
+            let by = first_value(answers.first())
+                .map(|v| String::from_utf8_lossy(&v).into_owned())
+                .unwrap_or_default();
+            Ok(Claim::Held { by })
+        }
+    }
+
+    async fn unclaim(&self, identity: Identity, lease: LeaseId) -> Result<(), StoreError> {
+        let owner = identity.owner_key(&self.prefix);
+        let txn = Txn::new()
+            .when([Compare::lease(owner.clone(), CompareOp::Equal, lease.0)])
+            .and_then([TxnOp::delete(owner, None)]);
+        self.client()
+            .txn(txn)
+            .await
+            .map_err(|e| store_error("unclaim", &e))?;
+        Ok(())
+    }
+
+    async fn keep_alive(&self, lease: LeaseId) -> Result<Option<Duration>, StoreError> {
+        let (mut keeper, mut stream) = self
+            .client()
+            .lease_keep_alive(lease.0)
+            .await
+            .map_err(|e| store_error("keep-alive", &e))?;
+        keeper
+            .keep_alive()
+            .await
+            .map_err(|e| store_error("keep-alive", &e))?;
+        match stream.message().await {
+            Ok(Some(answer)) if answer.ttl() > 0 => {
+                Ok(Some(Duration::from_secs(answer.ttl().unsigned_abs())))
+            }
+            // TTL 0: the lease is gone.
+            Ok(_) => Ok(None),
+            Err(etcd_client::Error::GRpcStatus(status))
+                if status.message().contains("not found") =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(store_error("keep-alive", &e)),
+        }
+    }
+
+    async fn reserve(
+        &self,
+        identity: Identity,
+        lease: LeaseId,
+        expected_ms: u64,
+        new_ms: u64,
+    ) -> Result<Reservation, StoreError> {
+        let owner = identity.owner_key(&self.prefix);
+        let hwm = identity.hwm_key(&self.prefix);
+        let unmoved = if expected_ms == 0 {
+            Compare::create_revision(hwm.clone(), CompareOp::Equal, 0)
+        } else {
+            Compare::value(hwm.clone(), CompareOp::Equal, hwm_text(expected_ms))
+        };
+        let txn = Txn::new()
+            .when([Compare::lease(owner, CompareOp::Equal, lease.0), unmoved])
+            .and_then([TxnOp::put(hwm, hwm_text(new_ms), None)]);
+        let response = self
+            .client()
+            .txn(txn)
+            .await
+            .map_err(|e| store_error("reserve", &e))?;
+        Ok(if response.succeeded() {
+            Reservation::Committed
+        } else {
+            Reservation::NotOwner
+        })
+    }
+
+    async fn release(&self, lease: LeaseId) -> Result<(), StoreError> {
+        match self.client().lease_revoke(lease.0).await {
+            Ok(_) => Ok(()),
+            // Already gone: released all the same.
+            Err(etcd_client::Error::GRpcStatus(status))
+                if status.message().contains("not found") =>
+            {
+                Ok(())
+            }
+            Err(e) => Err(store_error("lease revoke", &e)),
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! Snowflake machine identities leased from etcd, fenced by a high-water mark so
+//! that no two holders ever issue the same ID.
+//!
+//! No two live generators may share a (datacenter, machine) pair, and fleets get
+//! that wrong: two pods with the same pair, a restarted process whose clock went
+//! back, a paused process that wakes after someone else took its identity. A
+//! [`LeasedGenerator`] claims a free identity from etcd (or a fixed one), keeps
+//! the lease alive, and issues IDs only up to a time it has reserved in etcd: the
+//! **high-water mark** (HWM). A later holder of the identity starts above it.
+//!
+//! ```no_run
+//! use snowflake_lease::{EtcdStore, LeaseOptions, LeasedGenerator};
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let options = LeaseOptions::default(); // `auto`: any free identity
+//! let store = EtcdStore::connect("http://127.0.0.1:2379", &options).await?;
+//! let generator = LeasedGenerator::start(store, options).await?;
+//! println!("holding {}", generator.identity());
+//! let id = generator.try_next_id()?; // lock-free, never waits on the network
+//! generator.release().await; // the identity is free at once; the HWM stays
+//! # Ok(()) }
+//! ```
+//!
+//! # Keys
+//!
+//! ```text
+//! {prefix}/owner/{dc:02}/{machine:02}   the holder's name, attached to its lease
+//! {prefix}/hwm/{dc:02}/{machine:02}     the highest Unix ms any holder may use; never deleted
+//! ```
+//!
+//! # The guarantee, and its preconditions
+//!
+//! See [`LeasedGenerator`]. Nobody may delete or lower the HWM keys, and etcd must
+//! not be restored from a snapshot older than the HWMs in use.
+//!
+//! # When things fail
+//!
+//! - **The lease is lost** (a keep-alive finds no lease, an ownership check fails,
+//!   or the lease runs out while etcd is silent): the generator halts at once, then
+//!   claims the same identity again above its HWM ([`OnLoss::Reclaim`]) or stays
+//!   stopped ([`OnLoss::Stop`]).
+//! - **etcd is down**: IDs go on up to the reserved ceiling (at most the window
+//!   ahead), never past the lease's end; then calls are refused until etcd answers.
+//! - **The clock is behind the HWM**: the holder waits up to
+//!   [`LeaseOptions::max_clock_wait`]; further behind is [`LeaseError::ClockBehind`].
+//! - **The clock jumps ahead**: reservations advance no faster than real time, so
+//!   one bad reading cannot push the HWM far ahead for every later holder.
+
+mod error;
+mod etcd;
+mod generator;
+mod memory;
+mod options;
+mod store;
+
+pub use crate::error::LeaseError;
+pub use crate::etcd::EtcdStore;
+pub use crate::generator::{LeasedGenerator, State, Status};
+pub use crate::memory::MemStore;
+pub use crate::options::{Choice, LeaseOptions, OnLoss};
+pub use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError};

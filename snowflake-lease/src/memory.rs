@@ -1,0 +1,207 @@
+//! [`MemStore`]: the [`Store`] in memory, with faults on demand, for tests.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError};
+
+/// A [`Store`] in one process's memory. Leases expire on tokio's clock, so tests
+/// can pause and advance time; faults can be injected.
+///
+/// ```
+/// use snowflake_lease::{Claim, Identity, MemStore, Store};
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+/// let store = MemStore::new();
+/// let lease = store.grant(std::time::Duration::from_secs(10)).await?;
+/// let identity = Identity::new(1, 1)?;
+/// assert_eq!(store.claim(identity, lease, "me").await?, Claim::Won { hwm_ms: 0 });
+/// let other = store.grant(std::time::Duration::from_secs(10)).await?;
+/// assert_eq!(store.claim(identity, other, "you").await?, Claim::Held { by: "me".into() });
+/// # Ok::<(), Box<dyn std::error::Error>>(()) }).unwrap();
+/// ```
+#[derive(Debug, Default)]
+pub struct MemStore {
+    inner: Mutex<Mem>,
+}
+
+#[derive(Debug, Default)]
+struct Mem {
+    next_lease: i64,
+    /// Lease -> when it expires, and its TTL.
+    leases: HashMap<i64, (Instant, Duration)>,
+    /// Identity -> (holder, lease).
+    owners: HashMap<Identity, (String, i64)>,
+    hwms: HashMap<Identity, u64>,
+    /// Faults to inject.
+    unreachable: bool,
+    ttl_zero: bool,
+}
+
+impl Mem {
+    /// Drops expired leases and the owner keys on them.
+    fn expire(&mut self) {
+        let now = Instant::now();
+        self.leases.retain(|_, (until, _)| *until > now);
+        let leases = &self.leases;
+        self.owners
+            .retain(|_, (_, lease)| leases.contains_key(lease));
+    }
+
+    fn reachable(&self) -> Result<(), StoreError> {
+        if self.unreachable {
+            Err(StoreError(
+                "memory store: unreachable (injected)".to_owned(),
+            ))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl MemStore {
+    /// An empty store.
+    pub fn new() -> MemStore {
+        MemStore::default()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Mem> {
+        // A test that panicked while holding it poisons nothing we rely on.
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Every call fails until set back, as if the store were down.
+    pub fn set_unreachable(&self, unreachable: bool) {
+        self.lock().unreachable = unreachable;
+    }
+
+    /// Every keep-alive answers with a TTL of 0 until set back.
+    pub fn set_ttl_zero(&self, ttl_zero: bool) {
+        self.lock().ttl_zero = ttl_zero;
+    }
+
+    /// Revokes `lease` behind its holder's back.
+    pub fn revoke(&self, lease: LeaseId) {
+        let mut mem = self.lock();
+        mem.leases.remove(&lease.0);
+        mem.expire();
+    }
+
+    /// Writes a high-water mark behind the holder's back, as a second writer would.
+    pub fn set_hwm(&self, identity: Identity, ms: u64) {
+        self.lock().hwms.insert(identity, ms);
+    }
+
+    /// The stored high-water mark of `identity`.
+    pub fn hwm(&self, identity: Identity) -> Option<u64> {
+        self.lock().hwms.get(&identity).copied()
+    }
+
+    /// Who holds `identity`, and on which lease.
+    pub fn owner(&self, identity: Identity) -> Option<(String, LeaseId)> {
+        let mut mem = self.lock();
+        mem.expire();
+        mem.owners
+            .get(&identity)
+            .map(|(holder, lease)| (holder.clone(), LeaseId(*lease)))
+    }
+}
+
+impl Store for MemStore {
+    async fn grant(&self, ttl: Duration) -> Result<LeaseId, StoreError> {
+        let mut mem = self.lock();
+        mem.reachable()?;
+        mem.next_lease += 1;
+        let id = mem.next_lease;
+        mem.leases.insert(id, (Instant::now() + ttl, ttl));
+        Ok(LeaseId(id))
+    }
+
+    async fn claim(
+        &self,
+        identity: Identity,
+        lease: LeaseId,
+        holder: &str,
+    ) -> Result<Claim, StoreError> {
+        let mut mem = self.lock();
+        mem.reachable()?;
+        mem.expire();
+        if let Some((by, _)) = mem.owners.get(&identity) {
+            return Ok(Claim::Held { by: by.clone() });
+        }
+        if !mem.leases.contains_key(&lease.0) {
+            return Err(StoreError(format!(
+                "memory store: lease {} not found",
+                lease.0
+            )));
+        }
+        mem.owners.insert(identity, (holder.to_owned(), lease.0));
+        Ok(Claim::Won {
+            hwm_ms: mem.hwms.get(&identity).copied().unwrap_or(0),
+        })
+    }
+
+    async fn unclaim(&self, identity: Identity, lease: LeaseId) -> Result<(), StoreError> {
+        let mut mem = self.lock();
+        mem.reachable()?;
+        if mem
+            .owners
+            .get(&identity)
+            .is_some_and(|(_, l)| *l == lease.0)
+        {
+            mem.owners.remove(&identity);
+        }
+        Ok(())
+    }
+
+    async fn keep_alive(&self, lease: LeaseId) -> Result<Option<Duration>, StoreError> {
+        let mut mem = self.lock();
+        mem.reachable()?;
+        mem.expire();
+        if mem.ttl_zero {
+            return Ok(None);
+        }
+        let Some((until, ttl)) = mem.leases.get_mut(&lease.0) else {
+            return Ok(None);
+        };
+        // Renewed to the TTL it was granted with, as etcd does.
+        *until = Instant::now() + *ttl;
+        Ok(Some(*ttl))
+    }
+
+    async fn reserve(
+        &self,
+        identity: Identity,
+        lease: LeaseId,
+        expected_ms: u64,
+        new_ms: u64,
+    ) -> Result<Reservation, StoreError> {
+        let mut mem = self.lock();
+        mem.reachable()?;
+        mem.expire();
+        let owned = mem
+            .owners
+            .get(&identity)
+            .is_some_and(|(_, l)| *l == lease.0);
+        let unmoved = mem.hwms.get(&identity).copied().unwrap_or(0) == expected_ms;
+        if owned && unmoved {
+            mem.hwms.insert(identity, new_ms);
+            Ok(Reservation::Committed)
+        } else {
+            Ok(Reservation::NotOwner)
+        }
+    }
+
+    async fn release(&self, lease: LeaseId) -> Result<(), StoreError> {
+        let mut mem = self.lock();
+        mem.reachable()?;
+        mem.leases.remove(&lease.0);
+        mem.expire();
+        Ok(())
+    }
+}

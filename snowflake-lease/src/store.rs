@@ -1,0 +1,195 @@
+//! What a leased generator needs of a coordination service: the [`Store`] trait,
+//! and the [`Identity`] it hands out.
+
+use core::fmt;
+use std::future::Future;
+use std::time::Duration;
+
+use snowflake_runtime::MACHINE_BITS;
+
+/// Machines per datacenter.
+const MACHINES: u16 = 1 << MACHINE_BITS;
+
+/// A datacenter and machine pair: one of the 1,024 identities of the format.
+///
+/// ```
+/// use snowflake_lease::Identity;
+///
+/// let identity = Identity::new(1, 31)?;
+/// assert_eq!(identity.to_string(), "01/31");
+/// assert_eq!(Identity::from_index(identity.index()), identity);
+/// assert!(Identity::new(32, 0).is_err());
+/// # Ok::<(), snowflake_kit::ComposeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Identity {
+    /// Datacenter id, `0..=31`.
+    pub datacenter: u8,
+    /// Machine id, `0..=31`.
+    pub machine: u8,
+}
+
+impl Identity {
+    /// How many identities the format has: 32 datacenters of 32 machines.
+    pub const COUNT: u16 = 1024;
+
+    /// The pair, checked by the runtime's `compose`.
+    ///
+    /// # Errors
+    ///
+    /// [`ComposeError`](snowflake_runtime::ComposeError) for a value out of range.
+    pub fn new(datacenter: u64, machine: u64) -> Result<Identity, snowflake_runtime::ComposeError> {
+        let id = snowflake_runtime::compose(
+            snowflake_runtime::TWITTER_EPOCH_MS,
+            datacenter,
+            machine,
+            0,
+        )?;
+        Ok(Identity {
+            datacenter: id.datacenter(),
+            machine: id.machine(),
+        })
+    }
+
+    /// The `index`-th identity, `datacenter * 32 + machine`, modulo 1,024.
+    pub const fn from_index(index: u16) -> Identity {
+        let index = index % Self::COUNT;
+        // Both are below 32: the casts keep every bit.
+        let (datacenter, machine) = ((index / MACHINES) as u8, (index % MACHINES) as u8);
+        Identity {
+            datacenter,
+            machine,
+        }
+    }
+
+    /// `datacenter * 32 + machine`.
+    pub const fn index(self) -> u16 {
+        self.datacenter as u16 * MACHINES + self.machine as u16
+    }
+
+    /// The key holding the holder's name, attached to its lease.
+    pub(crate) fn owner_key(self, prefix: &str) -> String {
+        format!("{prefix}/owner/{self}")
+    }
+
+    /// The key holding the high-water mark: never deleted, never lowered.
+    pub(crate) fn hwm_key(self, prefix: &str) -> String {
+        format!("{prefix}/hwm/{self}")
+    }
+}
+
+impl fmt::Display for Identity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:02}/{:02}", self.datacenter, self.machine)
+    }
+}
+
+/// A lease of the store, by its id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LeaseId(pub i64);
+
+/// The answer to [`Store::claim`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// The identity is ours, attached to the lease; its high-water mark (Unix ms,
+    /// 0 if it never had one), read in the same transaction.
+    Won {
+        /// The highest timestamp any earlier holder may have used.
+        hwm_ms: u64,
+    },
+    /// Someone holds it.
+    Held {
+        /// The holder's name, as it wrote it.
+        by: String,
+    },
+}
+
+/// The answer to [`Store::reserve`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reservation {
+    /// The new high-water mark is committed.
+    Committed,
+    /// The ownership check failed: the lease is no longer on the owner key, or the
+    /// high-water mark is not the one expected. The holder must stop.
+    NotOwner,
+}
+
+/// A store's failure to answer: the network, a timeout, a malformed reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreError(pub String);
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// The four things a leased generator asks of its coordination service.
+///
+/// [`EtcdStore`](crate::EtcdStore) is the real one; [`MemStore`](crate::MemStore)
+/// keeps everything in memory, for tests of the generator's state machine.
+pub trait Store: Send + Sync + 'static {
+    /// Grants a lease of `ttl`.
+    fn grant(&self, ttl: Duration) -> impl Future<Output = Result<LeaseId, StoreError>> + Send;
+
+    /// In one transaction: if nobody owns `identity`, writes `holder` into its
+    /// owner key under `lease` and reads its high-water mark; otherwise reads who
+    /// owns it.
+    fn claim(
+        &self,
+        identity: Identity,
+        lease: LeaseId,
+        holder: &str,
+    ) -> impl Future<Output = Result<Claim, StoreError>> + Send;
+
+    /// Gives up a claim that was won but is not wanted (`auto` skipping an
+    /// identity whose high-water mark is too far ahead), if it is still ours.
+    fn unclaim(
+        &self,
+        identity: Identity,
+        lease: LeaseId,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Renews the lease: its new time to live, or `None` if it is gone (expired,
+    /// revoked, or answered with a TTL of 0).
+    fn keep_alive(
+        &self,
+        lease: LeaseId,
+    ) -> impl Future<Output = Result<Option<Duration>, StoreError>> + Send;
+
+    /// In one transaction: if `lease` is on the owner key and the high-water mark
+    /// is still `expected_ms`, writes `new_ms`.
+    fn reserve(
+        &self,
+        identity: Identity,
+        lease: LeaseId,
+        expected_ms: u64,
+        new_ms: u64,
+    ) -> impl Future<Output = Result<Reservation, StoreError>> + Send;
+
+    /// Revokes the lease: the owner key goes with it, the high-water mark stays.
+    fn release(&self, lease: LeaseId) -> impl Future<Output = Result<(), StoreError>> + Send;
+}
+
+/// The high-water mark as stored: Unix ms, zero-padded, so that keys list in order.
+pub(crate) fn hwm_text(ms: u64) -> String {
+    format!("{ms:013}")
+}
+
+/// A stored high-water mark; a missing one is 0.
+pub(crate) fn parse_hwm(text: Option<&[u8]>) -> Result<u64, StoreError> {
+    match text {
+        None => Ok(0),
+        Some(bytes) => std::str::from_utf8(bytes)
+            .ok()
+            .and_then(|text| text.parse().ok())
+            .ok_or_else(|| {
+                StoreError(format!(
+                    "a high-water mark is {:?}, not Unix milliseconds",
+                    String::from_utf8_lossy(bytes)
+                ))
+            }),
+    }
+}

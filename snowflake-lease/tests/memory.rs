@@ -1,0 +1,389 @@
+//! The leased generator's state machine on the in-memory store, on tokio's paused
+//! clock: time moves only as the tests say (and when every task sleeps).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Duration;
+
+use snowflake_kit::{Clock, GenerateError};
+use snowflake_lease::{
+    Choice, Identity, LeaseError, LeaseOptions, LeasedGenerator, MemStore, OnLoss, State,
+};
+use tokio::time::{Instant, advance, sleep};
+
+/// 2022-06-28T16:07:40.105Z when the test starts, then tokio's (paused) time, plus a
+/// step the test may set.
+#[derive(Clone)]
+struct TestClock {
+    start: Instant,
+    step_ms: Arc<AtomicI64>,
+}
+
+const T0: u64 = 1_656_432_460_105;
+
+impl TestClock {
+    fn new() -> TestClock {
+        TestClock {
+            start: Instant::now(),
+            step_ms: Arc::new(AtomicI64::new(0)),
+        }
+    }
+
+    fn step(&self, ms: i64) {
+        self.step_ms.store(ms, Ordering::SeqCst);
+    }
+}
+
+impl Clock for TestClock {
+    fn now_ms(&self) -> u64 {
+        let elapsed = u64::try_from(self.start.elapsed().as_millis()).unwrap();
+        T0.checked_add_signed(self.step_ms.load(Ordering::SeqCst))
+            .unwrap()
+            + elapsed
+    }
+}
+
+fn fixed(dc: u64, machine: u64) -> LeaseOptions {
+    LeaseOptions::default().fixed(Identity::new(dc, machine).unwrap())
+}
+
+fn identity() -> Identity {
+    Identity::new(1, 1).unwrap()
+}
+
+/// A store shared between several holders of the tests.
+fn shared_store() -> Arc<MemStore> {
+    Arc::new(MemStore::new())
+}
+
+// `Arc<MemStore>` as a store, so that the test keeps a handle for faults.
+mod arc_store {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use snowflake_lease::{Claim, Identity, LeaseId, MemStore, Reservation, Store, StoreError};
+
+    pub(crate) struct Shared(pub(crate) Arc<MemStore>);
+
+    impl Store for Shared {
+        async fn grant(&self, ttl: Duration) -> Result<LeaseId, StoreError> {
+            self.0.grant(ttl).await
+        }
+        async fn claim(
+            &self,
+            identity: Identity,
+            lease: LeaseId,
+            holder: &str,
+        ) -> Result<Claim, StoreError> {
+            self.0.claim(identity, lease, holder).await
+        }
+        async fn unclaim(&self, identity: Identity, lease: LeaseId) -> Result<(), StoreError> {
+            self.0.unclaim(identity, lease).await
+        }
+        async fn keep_alive(&self, lease: LeaseId) -> Result<Option<Duration>, StoreError> {
+            self.0.keep_alive(lease).await
+        }
+        async fn reserve(
+            &self,
+            identity: Identity,
+            lease: LeaseId,
+            expected_ms: u64,
+            new_ms: u64,
+        ) -> Result<Reservation, StoreError> {
+            self.0.reserve(identity, lease, expected_ms, new_ms).await
+        }
+        async fn release(&self, lease: LeaseId) -> Result<(), StoreError> {
+            self.0.release(lease).await
+        }
+    }
+}
+use arc_store::Shared;
+
+async fn start(
+    store: &Arc<MemStore>,
+    options: LeaseOptions,
+    clock: &TestClock,
+) -> Result<LeasedGenerator<TestClock>, LeaseError> {
+    LeasedGenerator::start_with_clock(Shared(Arc::clone(store)), options, clock.clone()).await
+}
+
+#[tokio::test(start_paused = true)]
+async fn issues_up_to_the_committed_ceiling() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
+    let id = generator.try_next_id().unwrap();
+    assert_eq!((id.datacenter(), id.machine()), (1, 1));
+    let status = generator.status();
+    assert_eq!(status.state, State::Holding);
+    assert_eq!(status.hwm_ms, T0 + 2000);
+    assert_eq!(store.hwm(identity()), Some(T0 + 2000));
+    assert!(status.ceiling_ms <= status.hwm_ms);
+    assert!(status.lease_valid_until_ms > T0 + 8000);
+    // Time goes on: the ceiling stays ahead, and every ID is under a committed HWM.
+    for _ in 0..50 {
+        sleep(Duration::from_millis(200)).await;
+        let id = generator.try_next_id().unwrap();
+        assert!(id.timestamp_ms() <= store.hwm(identity()).unwrap());
+    }
+    assert!(generator.status().hwm_ms > T0 + 10_000);
+    assert_eq!(generator.status().refusals, 0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn past_the_ceiling_it_refuses_at_once() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
+    let ceiling = generator.status().ceiling_ms;
+    // A clock that jumps past the reserved time: refused, not waited for.
+    clock.step(i64::try_from(ceiling - T0).unwrap() + 1);
+    assert!(matches!(
+        generator.try_next_id(),
+        Err(GenerateError::AboveCeiling { ceiling_ms, .. }) if ceiling_ms == ceiling
+    ));
+    assert_eq!(generator.status().refusals, 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_clock_that_jumps_ahead_does_not_push_the_hwm() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
+    clock.step(3_600_000);
+    sleep(Duration::from_secs(3)).await;
+    // Real time went on 3 s: the HWM follows real time (plus a second), not the jump.
+    let hwm = store.hwm(identity()).unwrap();
+    assert!(hwm <= T0 + 3_000 + 1_000 + 2_000 + 300, "{hwm}");
+    assert!(generator.try_next_id().is_err());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_keep_alive_with_ttl_zero_halts_then_reclaims_above_the_hwm() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
+    let before = generator.try_next_id().unwrap();
+    store.set_ttl_zero(true);
+    sleep(Duration::from_secs(4)).await;
+    assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
+    let status = generator.status();
+    assert!(
+        matches!(status.state, State::Reclaiming(ref why) if why.contains("no lease")),
+        "{status:?}"
+    );
+    assert_eq!(status.lease_losses, 1);
+    let hwm = store.hwm(identity()).unwrap();
+    store.set_ttl_zero(false);
+    sleep(Duration::from_secs(1)).await;
+    assert_eq!(generator.status().state, State::Holding);
+    let after = generator.try_next_id().unwrap();
+    assert!(after.timestamp_ms() > hwm, "{after:?} above {hwm}");
+    assert!(after > before);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_failed_ownership_check_stops_it_under_on_loss_stop() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let mut options = fixed(1, 1);
+    options.on_loss = OnLoss::Stop;
+    let generator = start(&store, options, &clock).await.unwrap();
+    // Someone else moved the HWM: the next reservation's check fails.
+    store.set_hwm(identity(), T0 + 60_000);
+    sleep(Duration::from_secs(3)).await;
+    assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
+    assert!(
+        matches!(generator.status().state, State::Stopped(ref why) if why.contains("ownership check"))
+    );
+    assert_eq!(generator.status().lease_losses, 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn store_down_it_issues_to_the_ceiling_never_past_the_lease() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let mut options = fixed(1, 1);
+    options.window = Duration::from_secs(4);
+    let generator = start(&store, options, &clock).await.unwrap();
+    store.set_unreachable(true);
+    let down = Instant::now();
+    let mut last_ok = None;
+    for _ in 0..150 {
+        sleep(Duration::from_millis(100)).await;
+        if let Ok(id) = generator.try_next_id() {
+            last_ok = Some((id, down.elapsed()));
+        }
+    }
+    let (id, at) = last_ok.unwrap();
+    let ceiling = generator.status().ceiling_ms;
+    assert!(id.timestamp_ms() <= ceiling);
+    // It went on for about the window, and stopped before the lease's 9 s (10 s - margin).
+    assert!(
+        at >= Duration::from_secs(2) && at < Duration::from_secs(9),
+        "{at:?}"
+    );
+    assert!(generator.try_next_id().is_err());
+    // Past the lease's end it has halted.
+    assert!(
+        matches!(generator.status().state, State::Reclaiming(ref why) if why.contains("silent"))
+    );
+    // The store is back: the lease had expired there too; it claims again above the HWM.
+    let hwm = store.hwm(identity()).unwrap();
+    store.set_unreachable(false);
+    sleep(Duration::from_secs(1)).await;
+    assert!(generator.try_next_id().unwrap().timestamp_ms() > hwm);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_clock_behind_the_hwm_waits_within_the_bound() {
+    let store = shared_store();
+    store.set_hwm(identity(), T0 + 3_000);
+    let clock = TestClock::new();
+    let started = Instant::now();
+    let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
+    assert!(started.elapsed() >= Duration::from_secs(3));
+    assert!(generator.try_next_id().unwrap().timestamp_ms() > T0 + 3_000);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_clock_far_behind_the_hwm_is_an_error_with_both_times() {
+    let store = shared_store();
+    store.set_hwm(identity(), T0 + 8_000);
+    let clock = TestClock::new();
+    let error = start(&store, fixed(1, 1), &clock).await.unwrap_err();
+    assert_eq!(
+        error,
+        LeaseError::ClockBehind {
+            identity: identity(),
+            now_ms: T0,
+            hwm_ms: T0 + 8_000,
+            bound: Duration::from_secs(5),
+        }
+    );
+    assert!(error.to_string().contains("8000 ms behind"), "{error}");
+    // The lease was revoked: the identity is free.
+    assert_eq!(store.owner(identity()), None);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_fixed_identity_waits_for_its_holder_then_gives_up() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let first = start(&store, fixed(1, 1), &clock).await.unwrap();
+    let mut options = fixed(1, 1);
+    options.claim_wait = Duration::from_secs(2);
+    options.holder = "second".to_owned();
+    let error = start(&store, options.clone(), &clock).await.unwrap_err();
+    assert!(matches!(error, LeaseError::Held { .. }), "{error}");
+    // Released: the second gets it at once, above the first's HWM.
+    let hwm = {
+        first.release().await;
+        store.hwm(identity()).unwrap()
+    };
+    assert_eq!(first.status().state, State::Released);
+    assert_eq!(store.owner(identity()), None);
+    let second = start(&store, options, &clock).await.unwrap();
+    assert!(second.try_next_id().unwrap().timestamp_ms() > hwm);
+    assert_eq!(store.owner(identity()).unwrap().0, "second");
+}
+
+#[tokio::test(start_paused = true)]
+async fn auto_holders_get_different_identities_until_all_are_held() {
+    use snowflake_lease::Store;
+    let store = shared_store();
+    let clock = TestClock::new();
+    // Others hold all but 8 identities.
+    let others = store.grant(Duration::from_secs(3600)).await.unwrap();
+    for index in 8..Identity::COUNT {
+        store
+            .claim(Identity::from_index(index), others, "others")
+            .await
+            .unwrap();
+    }
+    let mut held = Vec::new();
+    for n in 0..8 {
+        let mut options = LeaseOptions::default();
+        options.holder = format!("holder {n}");
+        held.push(start(&store, options, &clock).await.unwrap());
+    }
+    let identities: HashSet<Identity> = held.iter().map(LeasedGenerator::identity).collect();
+    assert_eq!(identities.len(), 8);
+    assert!(identities.iter().all(|identity| identity.index() < 8));
+    let error = start(&store, LeaseOptions::default(), &clock)
+        .await
+        .unwrap_err();
+    assert_eq!(error, LeaseError::AllHeld);
+    assert_eq!(
+        error.to_string(),
+        "all 1024 identities are held (or their high-water marks are far ahead of this clock)"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn auto_skips_an_identity_poisoned_by_a_clock_far_ahead() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let mut options = LeaseOptions::default();
+    options.choice = Choice::Auto;
+    let probe = start(&store, options.clone(), &clock).await.unwrap();
+    let first = probe.identity();
+    probe.release().await;
+    store.set_hwm(first, T0 + 3_600_000);
+    let generator = start(&store, options, &clock).await.unwrap();
+    assert_ne!(generator.identity(), first);
+}
+
+#[tokio::test(start_paused = true)]
+async fn bad_options_are_errors_naming_them() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let mut options = fixed(1, 1);
+    options.prefix = "snowflake/".to_owned();
+    assert_eq!(
+        start(&store, options, &clock).await.unwrap_err(),
+        LeaseError::InvalidPrefix("snowflake/".to_owned())
+    );
+    let mut options = fixed(1, 1);
+    options.window = Duration::from_secs(10);
+    assert!(matches!(
+        start(&store, options, &clock).await.unwrap_err(),
+        LeaseError::InvalidOption(message) if message.contains("window")
+    ));
+    let mut options = fixed(1, 1);
+    options.ttl = Duration::from_millis(500);
+    assert!(matches!(
+        start(&store, options, &clock).await.unwrap_err(),
+        LeaseError::InvalidOption(message) if message.contains("ttl")
+    ));
+}
+
+#[tokio::test(start_paused = true)]
+async fn many_threads_never_see_a_duplicate() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let generator = Arc::new(start(&store, fixed(1, 1), &clock).await.unwrap());
+    let mut ids = Vec::new();
+    for _ in 0..20 {
+        let handles: Vec<_> = (0..2)
+            .map(|_| {
+                let generator = Arc::clone(&generator);
+                std::thread::spawn(move || {
+                    (0..1000)
+                        .filter_map(|_| generator.try_next_id().ok())
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for handle in handles {
+            ids.extend(handle.join().unwrap());
+        }
+        advance(Duration::from_millis(1)).await;
+    }
+    let count = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), count);
+    assert!(count > 0);
+}
