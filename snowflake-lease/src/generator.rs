@@ -147,11 +147,12 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
     ) -> Result<Self, LeaseError> {
         options.check()?;
         let store = Arc::new(store);
-        let sent = Instant::now();
         let lease = store.grant(options.ttl).await?;
+        let margin = options.ttl / 10;
         let started = async {
             let (identity, hwm_ms) = claim(&*store, &options, &clock, lease).await?;
-            wait_above(&clock, identity, hwm_ms, options.max_clock_wait).await?;
+            let (ttl, bound) = (options.ttl, options.max_clock_wait);
+            wait_above(&*store, lease, ttl, &clock, identity, hwm_ms, bound).await?;
             let generator = Generator::with_clock(
                 u64::from(identity.datacenter),
                 u64::from(identity.machine),
@@ -160,10 +161,11 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
             .map_err(|e| LeaseError::InvalidOption(e.to_string()))?;
             // Nothing before the first reservation.
             generator.set_ceiling(Some(0));
-            Ok::<_, LeaseError>((identity, hwm_ms, generator))
+            let valid_until = renew(&*store, lease, margin).await?;
+            Ok::<_, LeaseError>((identity, hwm_ms, generator, valid_until))
         }
         .await;
-        let (identity, hwm_ms, generator) = match started {
+        let (identity, hwm_ms, generator, valid_until) = match started {
             Ok(started) => started,
             Err(e) => {
                 let _ = store.release(lease).await;
@@ -185,22 +187,21 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
             lease_losses: AtomicU64::new(0),
             refusals: AtomicU64::new(0),
         });
+        let now = Instant::now();
         let mut holder = Holder {
             store,
             shared: Arc::clone(&shared),
-            margin: options.ttl / 10,
+            margin,
             tick: (options.ttl / 10)
                 .min(options.window / 4)
                 .min(Duration::from_millis(250)),
+            next_keep_alive: now + options.ttl / 3,
             options,
             lease,
             hwm_ms,
-            valid_until: sent,
-            next_keep_alive: sent,
-            trusted: (0, sent),
+            valid_until,
+            trusted: (0, now),
         };
-        holder.valid_until = sent + holder.options.ttl - holder.margin;
-        holder.next_keep_alive = sent + holder.options.ttl / 3;
         if let Err(reason) = holder.first_reservation().await {
             let _ = holder.store.release(lease).await;
             return Err(LeaseError::Store(crate::StoreError(reason)));
@@ -340,8 +341,12 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Waits until `clock` is past `hwm_ms`, if that is at most `bound` away.
-async fn wait_above<C: Clock>(
+/// Waits until `clock` is past `hwm_ms`, if that is at most `bound` away, keeping
+/// `lease` alive meanwhile (the wait may be longer than its TTL).
+async fn wait_above<S: Store, C: Clock>(
+    store: &S,
+    lease: LeaseId,
+    ttl: Duration,
     clock: &C,
     identity: Identity,
     hwm_ms: u64,
@@ -362,7 +367,23 @@ async fn wait_above<C: Clock>(
                 bound,
             });
         }
-        sleep(Duration::from_millis(hwm_ms - now_ms + 1)).await;
+        sleep(Duration::from_millis(hwm_ms - now_ms + 1).min(ttl / 3)).await;
+        store.keep_alive(lease).await?;
+    }
+}
+
+/// Renews `lease` now: until when it counts as valid (`sent + TTL - margin`).
+async fn renew<S: Store>(
+    store: &S,
+    lease: LeaseId,
+    margin: Duration,
+) -> Result<Instant, LeaseError> {
+    let sent = Instant::now();
+    match store.keep_alive(lease).await? {
+        Some(ttl) => Ok(sent + ttl.saturating_sub(margin)),
+        None => Err(LeaseError::Store(crate::StoreError(
+            "the lease was lost while claiming".to_owned(),
+        ))),
     }
 }
 
@@ -514,7 +535,11 @@ impl<S: Store, C: Clock> Holder<S, C> {
 
     /// A new lease on the same identity, above its high-water mark; then issues again.
     async fn reclaim(&mut self) -> Result<(), LeaseError> {
-        let sent = Instant::now();
+        // The old lease may have outlived a store that was down (etcd restores
+        // leases on restart): revoke it, or our own owner key holds us off.
+        timeout(self.options.ttl / 3, self.store.release(self.lease))
+            .await
+            .map_err(|_| LeaseError::Store(crate::StoreError("no answer".to_owned())))??;
         let lease = self.store.grant(self.options.ttl).await?;
         let identity = self.shared.identity;
         let hwm_ms = match self
@@ -532,16 +557,32 @@ impl<S: Store, C: Clock> Holder<S, C> {
                 return Err(e.into());
             }
         };
-        if let Err(e) =
-            wait_above(self.clock(), identity, hwm_ms, self.options.max_clock_wait).await
-        {
-            let _ = self.store.release(lease).await;
-            return Err(e);
-        }
+        let (ttl, bound) = (self.options.ttl, self.options.max_clock_wait);
+        let waited = wait_above(
+            &*self.store,
+            lease,
+            ttl,
+            self.clock(),
+            identity,
+            hwm_ms,
+            bound,
+        )
+        .await;
+        let valid_until = match waited {
+            Ok(()) => renew(&*self.store, lease, self.margin).await,
+            Err(e) => Err(e),
+        };
+        let valid_until = match valid_until {
+            Ok(valid_until) => valid_until,
+            Err(e) => {
+                let _ = self.store.release(lease).await;
+                return Err(e);
+            }
+        };
         self.lease = lease;
         self.hwm_ms = hwm_ms;
-        self.valid_until = sent + self.options.ttl - self.margin;
-        self.next_keep_alive = sent + self.options.ttl / 3;
+        self.valid_until = valid_until;
+        self.next_keep_alive = Instant::now() + self.options.ttl / 3;
         if let Err(reason) = self.first_reservation().await {
             let _ = self.store.release(lease).await;
             return Err(LeaseError::Store(crate::StoreError(reason)));

@@ -49,6 +49,8 @@
 mod error;
 mod etcd;
 mod generator;
+#[cfg(feature = "harness")]
+pub mod harness;
 mod memory;
 mod options;
 mod store;

@@ -295,7 +295,7 @@ async fn auto_holders_get_different_identities_until_all_are_held() {
     let store = shared_store();
     let clock = TestClock::new();
     // Others hold all but 8 identities.
-    let others = store.grant(Duration::from_secs(3600)).await.unwrap();
+    let others = store.grant(Duration::from_hours(1)).await.unwrap();
     for index in 8..Identity::COUNT {
         store
             .claim(Identity::from_index(index), others, "others")

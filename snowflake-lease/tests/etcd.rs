@@ -1,0 +1,419 @@
+//! The leased generator against a real etcd on loopback (Debian's `etcd-server`),
+//! each test with its own server. Holders in other processes are this test binary
+//! run again as `holder_process`, so that they can be killed and stopped.
+
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use snowflake_kit::{Clock, SystemClock};
+use snowflake_lease::harness::Etcd;
+use snowflake_lease::{EtcdStore, Identity, LeaseError, LeaseOptions, LeasedGenerator, State};
+
+fn options(dc: u64, machine: u64, ttl_secs: u64) -> LeaseOptions {
+    let mut options = LeaseOptions::default().fixed(Identity::new(dc, machine).unwrap());
+    options.ttl = Duration::from_secs(ttl_secs);
+    options.window = Duration::from_secs(1);
+    options
+}
+
+async fn store(etcd: &Etcd, options: &LeaseOptions) -> EtcdStore {
+    EtcdStore::connect(&etcd.endpoint(), options).await.unwrap()
+}
+
+/// The system clock moved by a fixed offset: a host whose clock is off.
+#[derive(Clone)]
+struct Offset(i64);
+
+impl Clock for Offset {
+    fn now_ms(&self) -> u64 {
+        SystemClock.now_ms().checked_add_signed(self.0).unwrap()
+    }
+}
+
+/// A holder in another process: this binary, running `holder_process`.
+struct HolderProcess {
+    child: Child,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl HolderProcess {
+    /// Holds `dc`/`machine` on `endpoint` with a TTL of `ttl_secs`, issuing an ID every
+    /// millisecond and printing each, for `run_secs`.
+    fn start(endpoint: &str, dc: u64, machine: u64, ttl_secs: u64, run_secs: u64) -> HolderProcess {
+        let mut child = Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "holder_process",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(
+                "SNOWFLAKE_LEASE_HOLDER",
+                format!("{endpoint} {dc} {machine} {ttl_secs} {run_secs}"),
+            )
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (send, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let holder = HolderProcess { child, lines };
+        // Wait until it holds the identity (libtest prints its own lines first).
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = holder
+                .lines
+                .recv_timeout(left)
+                .expect("the holder process holds its identity");
+            if line.ends_with("holding") {
+                break holder;
+            }
+        }
+    }
+
+    fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .args([signal, &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    /// Every ID it printed so far.
+    fn ids(&self) -> Vec<u64> {
+        self.lines
+            .try_iter()
+            .filter_map(|line| line.strip_prefix("id ").and_then(|id| id.parse().ok()))
+            .collect()
+    }
+}
+
+impl Drop for HolderProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Not a test of its own: the body of a holder process (see `HolderProcess`).
+#[test]
+fn holder_process() {
+    let Ok(spec) = std::env::var("SNOWFLAKE_LEASE_HOLDER") else {
+        return;
+    };
+    let spec: Vec<&str> = spec.split(' ').collect();
+    let [endpoint, dc, machine, ttl, run] = spec[..] else {
+        panic!("bad holder spec {spec:?}");
+    };
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let options = options(
+            dc.parse().unwrap(),
+            machine.parse().unwrap(),
+            ttl.parse().unwrap(),
+        );
+        let store = EtcdStore::connect(endpoint, &options).await.unwrap();
+        let generator = LeasedGenerator::start(store, options).await.unwrap();
+        println!("holding");
+        let until = Instant::now() + Duration::from_secs(run.parse().unwrap());
+        while Instant::now() < until {
+            if let Ok(id) = generator.try_next_id() {
+                println!("id {id}");
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        generator.release().await;
+    });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claims_are_exclusive() {
+    let Some(etcd) = Etcd::start_or_skip("claims_are_exclusive") else {
+        return;
+    };
+    // Eight claimants of one fixed identity at once: exactly one wins.
+    let mut tasks = Vec::new();
+    for n in 0..8 {
+        let endpoint = etcd.endpoint();
+        tasks.push(tokio::spawn(async move {
+            let mut options = options(1, 1, 5);
+            options.claim_wait = Duration::from_millis(500);
+            options.holder = format!("claimant {n}");
+            let store = EtcdStore::connect(&endpoint, &options).await.unwrap();
+            LeasedGenerator::start(store, options).await
+        }));
+    }
+    let mut won = Vec::new();
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(generator) => won.push(generator),
+            Err(LeaseError::Held { .. }) => {}
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert_eq!(won.len(), 1);
+    // Eight `auto` claimants at once: eight different identities.
+    let mut tasks = Vec::new();
+    for n in 0..8 {
+        let endpoint = etcd.endpoint();
+        tasks.push(tokio::spawn(async move {
+            let mut options = LeaseOptions::default();
+            options.holder = format!("auto {n}");
+            let store = EtcdStore::connect(&endpoint, &options).await.unwrap();
+            LeasedGenerator::start(store, options).await.unwrap()
+        }));
+    }
+    // All alive at once: a dropped one would free its identity for the others.
+    let mut holders = Vec::new();
+    for task in tasks {
+        holders.push(task.await.unwrap());
+    }
+    let identities: HashSet<Identity> = holders.iter().map(LeasedGenerator::identity).collect();
+    assert_eq!(identities.len(), 8);
+    assert!(!identities.contains(&Identity::new(1, 1).unwrap()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_holder_frees_its_identity_within_the_ttl() {
+    let Some(etcd) = Etcd::start_or_skip("a_killed_holder_frees_its_identity_within_the_ttl")
+    else {
+        return;
+    };
+    let holder = HolderProcess::start(&etcd.endpoint(), 2, 2, 2, 60);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    holder.signal("-KILL");
+    let killed = Instant::now();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let last = *holder.ids().iter().max().unwrap();
+    let mut options = options(2, 2, 2);
+    options.claim_wait = Duration::from_secs(10);
+    let generator = LeasedGenerator::start(store(&etcd, &options).await, options)
+        .await
+        .unwrap();
+    let freed_after = killed.elapsed();
+    assert!(freed_after < Duration::from_secs(4), "{freed_after:?}");
+    let first = generator.try_next_id().unwrap();
+    assert!(
+        first.timestamp_ms()
+            > snowflake_kit::Snowflake::from_u64(last)
+                .unwrap()
+                .timestamp_ms()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_holder_issues_nothing_its_successor_can_issue() {
+    let Some(etcd) = Etcd::start_or_skip("a_paused_holder_issues_nothing_its_successor_can_issue")
+    else {
+        return;
+    };
+    let holder = HolderProcess::start(&etcd.endpoint(), 3, 3, 2, 12);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    holder.signal("-STOP");
+    let mut before = holder.ids();
+    // Past its TTL: the identity frees, and a successor takes it and issues.
+    let mut options = options(3, 3, 2);
+    options.claim_wait = Duration::from_secs(10);
+    let successor = LeasedGenerator::start(store(&etcd, &options).await, options)
+        .await
+        .unwrap();
+    let mut theirs = Vec::new();
+    let resume_at = Instant::now() + Duration::from_secs(1);
+    let mut resumed = false;
+    let until = Instant::now() + Duration::from_secs(4);
+    while Instant::now() < until {
+        if !resumed && Instant::now() >= resume_at {
+            holder.signal("-CONT");
+            resumed = true;
+        }
+        if let Ok(id) = successor.try_next_id() {
+            theirs.push(id.as_u64());
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    let after = holder.ids();
+    let successor_first = theirs[0];
+    // What the paused holder issued after waking is below everything the successor issues.
+    for id in &after {
+        assert!(
+            *id < successor_first,
+            "{id} issued after the pause, not below {successor_first}"
+        );
+    }
+    before.extend(after);
+    let mut all: Vec<u64> = before.iter().chain(&theirs).copied().collect();
+    let count = all.len();
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(all.len(), count, "a duplicate across the two processes");
+    assert!(theirs.len() > 100 && !before.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clock_behind_waits_within_the_bound_and_fails_beyond_it() {
+    let Some(etcd) =
+        Etcd::start_or_skip("a_clock_behind_waits_within_the_bound_and_fails_beyond_it")
+    else {
+        return;
+    };
+    // A holder whose clock runs 2 s ahead pushes the HWM about 3 s ahead of ours.
+    let ahead = options(4, 4, 5);
+    let generator =
+        LeasedGenerator::start_with_clock(store(&etcd, &ahead).await, ahead.clone(), Offset(2000))
+            .await
+            .unwrap();
+    let hwm = generator.status().hwm_ms;
+    generator.release().await;
+    let started = Instant::now();
+    let ours = LeasedGenerator::start(store(&etcd, &ahead).await, ahead.clone())
+        .await
+        .unwrap();
+    assert!(
+        started.elapsed() >= Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(ours.try_next_id().unwrap().timestamp_ms() > hwm);
+    ours.release().await;
+    // A clock 10 s ahead: now ours is too far behind.
+    let far = LeasedGenerator::start_with_clock(
+        store(&etcd, &ahead).await,
+        ahead.clone(),
+        Offset(10_000),
+    )
+    .await
+    .unwrap();
+    far.release().await;
+    let error = LeasedGenerator::start(store(&etcd, &ahead).await, ahead)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, LeaseError::ClockBehind { .. }), "{error}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn etcd_down_stops_issuing_by_the_lease_and_the_hwm_survives_a_restart() {
+    let Some(mut etcd) =
+        Etcd::start_or_skip("etcd_down_stops_issuing_by_the_lease_and_the_hwm_survives_a_restart")
+    else {
+        return;
+    };
+    let mut opts = options(5, 5, 3);
+    opts.window = Duration::from_secs(2);
+    let generator = Arc::new(
+        LeasedGenerator::start(store(&etcd, &opts).await, opts.clone())
+            .await
+            .unwrap(),
+    );
+    let last_ok = Arc::new(AtomicU64::new(0));
+    etcd.kill();
+    let killed = Instant::now();
+    let mut last_ok_at = Duration::ZERO;
+    while killed.elapsed() < Duration::from_secs(5) {
+        if let Ok(id) = generator.try_next_id() {
+            last_ok.store(id.timestamp_ms(), Ordering::SeqCst);
+            last_ok_at = killed.elapsed();
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    // It issued on into its reserved window, and stopped before the lease ran out.
+    assert!(last_ok_at >= Duration::from_millis(500), "{last_ok_at:?}");
+    assert!(last_ok_at < Duration::from_secs(3), "{last_ok_at:?}");
+    assert!(generator.try_next_id().is_err());
+    let last = last_ok.load(Ordering::SeqCst);
+    etcd.restart();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while generator.status().state != State::Holding {
+        assert!(Instant::now() < deadline, "{:?}", generator.status());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(generator.status().lease_losses, 1);
+    let id = generator.try_next_id().unwrap();
+    assert!(id.timestamp_ms() > last, "the HWM survived the restart");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_release_the_next_holder_claims_at_once_above_the_hwm() {
+    let Some(etcd) =
+        Etcd::start_or_skip("after_a_release_the_next_holder_claims_at_once_above_the_hwm")
+    else {
+        return;
+    };
+    let opts = options(6, 6, 10);
+    let first = LeasedGenerator::start(store(&etcd, &opts).await, opts.clone())
+        .await
+        .unwrap();
+    let last = first.try_next_id().unwrap();
+    let hwm = first.status().hwm_ms;
+    first.release().await;
+    let started = Instant::now();
+    let mut second_opts = opts.clone();
+    second_opts.claim_wait = Duration::ZERO;
+    let second = LeasedGenerator::start(store(&etcd, &second_opts).await, second_opts)
+        .await
+        .unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    let next = second.try_next_id().unwrap();
+    assert!(next.timestamp_ms() > hwm && next > last);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_endpoints_and_silence_are_clear_errors() {
+    let options = LeaseOptions::default();
+    for (endpoint, reason) in [
+        ("https://127.0.0.1:2379", "scheme `https`"),
+        ("127.0.0.1", "expected host:port"),
+        ("http://127.0.0.1:0", "port"),
+        ("http://bad host:1", "host"),
+    ] {
+        let error = EtcdStore::connect(endpoint, &options).await.unwrap_err();
+        assert!(
+            matches!(&error, LeaseError::InvalidEndpoint { .. }),
+            "{error}"
+        );
+        let text = error.to_string();
+        assert!(text.contains(endpoint) && text.contains(reason), "{text}");
+    }
+    let mut bad_prefix = LeaseOptions::default();
+    bad_prefix.prefix = "no-slash".to_owned();
+    assert_eq!(
+        EtcdStore::connect("http://127.0.0.1:2379", &bad_prefix)
+            .await
+            .unwrap_err(),
+        LeaseError::InvalidPrefix("no-slash".to_owned())
+    );
+    // Nobody listens there: it fails after the connect timeout, naming the address.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut quick = LeaseOptions::default();
+    quick.connect_timeout = Duration::from_millis(500);
+    let started = Instant::now();
+    let error = EtcdStore::connect(&format!("127.0.0.1:{port}"), &quick)
+        .await
+        .unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert!(
+        error.to_string().starts_with(&format!(
+            "etcd at http://127.0.0.1:{port} did not answer within 500ms"
+        )),
+        "{error}"
+    );
+}
