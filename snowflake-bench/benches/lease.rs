@@ -1,0 +1,172 @@
+//! The leased generator beside the plain one, in one run, and the lease's timings
+//! against a real etcd on loopback.
+//!
+//! `cargo bench -p snowflake-bench --bench lease` prints:
+//! - `try_next_id` of a `LeasedGenerator` against `Generator::try_next_id`: the cost
+//!   of one call in a burst of 4,096 right after a millisecond boundary, median of
+//!   301, the two taking turns (the bar: at most 1.1x);
+//! - the time to claim an identity from etcd, and the time from a holder's crash
+//!   (its process gone: no keep-alive, no release) until another holds the
+//!   identity (its lease running out, then the wait for the clock to pass the
+//!   high-water mark it left, at most the 1 s window), both against the TTL.
+//!   Needs `etcd` (Debian: etcd-server).
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use snowflake_bench::wall_ms;
+use snowflake_lease::harness::Etcd;
+use snowflake_lease::{EtcdStore, Identity, LeaseOptions, LeasedGenerator, MemStore};
+
+const BURST: u32 = 4096;
+const BURSTS: usize = 301;
+
+/// Median ns per call of each burst, the bursts taking turns, each started right
+/// after a wall-clock millisecond boundary.
+fn medians(bursts: &[&dyn Fn()]) -> Vec<f64> {
+    let mut samples = vec![Vec::with_capacity(BURSTS); bursts.len()];
+    for _ in 0..BURSTS {
+        for (burst, samples) in bursts.iter().zip(&mut samples) {
+            std::thread::sleep(Duration::from_millis(2));
+            let ms = wall_ms();
+            while wall_ms() == ms {
+                std::hint::spin_loop();
+            }
+            let started = Instant::now();
+            burst();
+            samples.push(started.elapsed().as_secs_f64() * 1e9 / f64::from(BURST));
+        }
+    }
+    samples
+        .into_iter()
+        .map(|mut s| {
+            s.sort_by(f64::total_cmp);
+            s[BURSTS / 2]
+        })
+        .collect()
+}
+
+fn median(mut values: Vec<Duration>) -> Duration {
+    values.sort();
+    values[values.len() / 2]
+}
+
+/// A fixed identity, `index` of the 1,024.
+fn options(ttl: Duration, index: u16) -> LeaseOptions {
+    let mut options = LeaseOptions::default().fixed(Identity::from_index(index));
+    options.ttl = ttl;
+    options.window = Duration::from_secs(1);
+    options.claim_wait = ttl * 3;
+    options
+}
+
+fn main() {
+    if !std::env::args().any(|arg| arg == "--bench") {
+        println!("run with `cargo bench -p snowflake-bench --bench lease`");
+        return;
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+
+    // The hot path: the same generator, with and without the lease around it.
+    let plain = sf::Generator::new(1, 1).expect("in range");
+    let leased = runtime
+        .block_on(LeasedGenerator::start(
+            MemStore::new(),
+            options(Duration::from_secs(10), 0),
+        ))
+        .expect("a lease on the memory store");
+    let plain_burst = || {
+        for _ in 0..BURST {
+            let _ = black_box(plain.try_next_id());
+        }
+    };
+    let leased_burst = || {
+        for _ in 0..BURST {
+            let _ = black_box(leased.try_next_id());
+        }
+    };
+    let ns = medians(&[&plain_burst, &leased_burst]);
+    assert_eq!(
+        leased.status().refusals,
+        0,
+        "every call of the bench was issued"
+    );
+    println!("| `try_next_id` | ns per call in a burst | ratio |");
+    println!("| --- | ---: | ---: |");
+    println!("| `Generator` | {:.1} | 1.00 |", ns[0]);
+    println!(
+        "| `LeasedGenerator` | {:.1} | {:.2} |",
+        ns[1],
+        ns[1] / ns[0]
+    );
+    println!(
+        "\nbar: leased at most 1.1x the plain generator: {}\n",
+        if ns[1] <= 1.1 * ns[0] {
+            "met"
+        } else {
+            "NOT MET"
+        }
+    );
+
+    let Some(etcd) = Etcd::start_or_skip("the lease timings") else {
+        return;
+    };
+    let endpoint = etcd.endpoint();
+    println!("| against etcd on loopback | TTL | median | as a share of the TTL |");
+    println!("| --- | ---: | ---: | ---: |");
+    for ttl_secs in [2, 5] {
+        let ttl = Duration::from_secs(ttl_secs);
+        let runs: u64 = if ttl_secs == 2 { 5 } else { 3 };
+        let mut claims = Vec::new();
+        let mut takeovers = Vec::new();
+        for run in 0..runs {
+            // A fresh identity each run: claiming it waits for no high-water mark.
+            let index = u16::try_from(ttl_secs * 10 + run).expect("small");
+            // The first holder, on a runtime of its own that is then dropped: its
+            // keep-alives stop and it never releases, as if its process were killed.
+            let crashed = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a runtime");
+            let started = Instant::now();
+            let first = crashed.block_on(async {
+                let store = EtcdStore::connect(&endpoint, &options(ttl, index))
+                    .await
+                    .expect("etcd");
+                LeasedGenerator::start(store, options(ttl, index))
+                    .await
+                    .expect("a claim")
+            });
+            claims.push(started.elapsed());
+            std::mem::forget(first);
+            crashed.shutdown_background();
+            let crashed_at = Instant::now();
+            let second = runtime.block_on(async {
+                let store = EtcdStore::connect(&endpoint, &options(ttl, index))
+                    .await
+                    .expect("etcd");
+                LeasedGenerator::start(store, options(ttl, index))
+                    .await
+                    .expect("a takeover")
+            });
+            takeovers.push(crashed_at.elapsed());
+            runtime.block_on(second.release());
+        }
+        let claim = median(claims);
+        let takeover = median(takeovers);
+        println!(
+            "| claim an identity | {ttl_secs} s | {:.1} ms | {:.2}% |",
+            claim.as_secs_f64() * 1e3,
+            100.0 * claim.as_secs_f64() / ttl.as_secs_f64()
+        );
+        println!(
+            "| a holder crashes, until another holds it | {ttl_secs} s | {:.0} ms | {:.0}% |",
+            takeover.as_secs_f64() * 1e3,
+            100.0 * takeover.as_secs_f64() / ttl.as_secs_f64()
+        );
+    }
+}
