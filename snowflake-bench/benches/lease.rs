@@ -71,7 +71,12 @@ fn main() {
         .build()
         .expect("a runtime");
 
-    // The hot path: the same generator, with and without the lease around it.
+    hot_path(&runtime);
+    etcd_timings(&runtime);
+}
+
+/// The same generator, with and without the lease around it.
+fn hot_path(runtime: &tokio::runtime::Runtime) {
     let plain = sf::Generator::new(1, 1).expect("in range");
     let leased = runtime
         .block_on(LeasedGenerator::start(
