@@ -116,7 +116,10 @@ fn hot_path(runtime: &tokio::runtime::Runtime) {
             "NOT MET"
         }
     );
+}
 
+/// Claim and takeover against a real etcd.
+fn etcd_timings(runtime: &tokio::runtime::Runtime) {
     let Some(etcd) = Etcd::start_or_skip("the lease timings") else {
         return;
     };
