@@ -83,8 +83,21 @@ impl EtcdStore {
     }
 }
 
-/// `http://host:port` or `host:port`, with a port; https needs TLS, which this build leaves out.
-pub(crate) fn check_endpoint(endpoint: &str) -> Result<String, LeaseError> {
+/// Checks an etcd address: `http://host:port` or `host:port` (https needs TLS, which
+/// this build leaves out). Returns it as `http://host:port`.
+///
+/// ```
+/// use snowflake_lease::check_endpoint;
+///
+/// assert_eq!(check_endpoint("127.0.0.1:2379")?, "http://127.0.0.1:2379");
+/// assert!(check_endpoint("https://etcd:2379").is_err());
+/// # Ok::<(), snowflake_lease::LeaseError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`LeaseError::InvalidEndpoint`], saying what is wrong.
+pub fn check_endpoint(endpoint: &str) -> Result<String, LeaseError> {
     let invalid = |reason: &str| LeaseError::InvalidEndpoint {
         endpoint: endpoint.to_owned(),
         reason: reason.to_owned(),

@@ -56,7 +56,7 @@ mod options;
 mod store;
 
 pub use crate::error::LeaseError;
-pub use crate::etcd::EtcdStore;
+pub use crate::etcd::{EtcdStore, check_endpoint};
 pub use crate::generator::{LeasedGenerator, State, Status};
 pub use crate::memory::MemStore;
 pub use crate::options::{Choice, LeaseOptions, OnLoss};

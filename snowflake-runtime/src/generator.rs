@@ -194,6 +194,26 @@ impl<C: Clock> Generator<C> {
         &self.clock
     }
 
+    /// The datacenter id of the IDs it issues.
+    ///
+    /// ```
+    /// assert_eq!(snowflake_kit::Generator::new(11, 26)?.datacenter(), 11);
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// ```
+    pub fn datacenter(&self) -> u8 {
+        self.id(0).datacenter()
+    }
+
+    /// The machine id of the IDs it issues.
+    ///
+    /// ```
+    /// assert_eq!(snowflake_kit::Generator::new(11, 26)?.machine(), 26);
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// ```
+    pub fn machine(&self) -> u8 {
+        self.id(0).machine()
+    }
+
     /// Sets the last Unix ms the generator may stamp an ID with, or none. Past
     /// it, calls return [`GenerateError::AboveCeiling`] at once, without waiting.
     /// A holder of a leased identity raises it as it reserves time ahead

@@ -1,0 +1,248 @@
+//! The JSON API, and the form rules the page shares with it: the format's rules
+//! come from the runtime, so the page, the API and `snowflake!` say the same.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use sf::{Clock, Snowflake, SystemClock};
+
+use crate::AppState;
+use crate::issuer::Unavailable;
+
+/// The most IDs one `/v1/ids` request takes: a millisecond's worth.
+pub(crate) const MAX_COUNT: u64 = 4096;
+
+/// One ID with its parts, as compose and decode answer.
+#[derive(Serialize)]
+pub(crate) struct IdJson {
+    id: String,
+    timestamp_ms: u64,
+    time: String,
+    datacenter: u8,
+    machine: u8,
+    sequence: u16,
+    binary: String,
+}
+
+impl From<Snowflake> for IdJson {
+    fn from(id: Snowflake) -> IdJson {
+        let parts = id.parts();
+        IdJson {
+            id: id.to_string(),
+            timestamp_ms: parts.timestamp_ms,
+            time: id.rfc3339().to_string(),
+            datacenter: parts.datacenter,
+            machine: parts.machine,
+            sequence: parts.sequence,
+            binary: id.segmented_binary().to_string(),
+        }
+    }
+}
+
+/// A bad value: which field, and the runtime's words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub(crate) struct FieldError {
+    pub(crate) field: &'static str,
+    pub(crate) message: String,
+}
+
+/// A 400 with `{"error": {"field", "message"}}` (the first) and `"errors"` (all).
+pub(crate) fn bad_request(errors: Vec<FieldError>) -> Response {
+    #[derive(Serialize)]
+    struct Body {
+        error: FieldError,
+        errors: Vec<FieldError>,
+    }
+    let error = errors[0].clone();
+    (StatusCode::BAD_REQUEST, Json(Body { error, errors })).into_response()
+}
+
+/// A 503 with `Retry-After`.
+pub(crate) fn unavailable(why: &Unavailable) -> Response {
+    let body = serde_json::json!({ "error": { "field": null, "message": why.0 } });
+    let mut response = (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response();
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    response
+}
+
+/// A whole number of decimal digits for `field`, or what is wrong with it.
+fn number(field: &'static str, text: &str, range: &str) -> Result<u64, FieldError> {
+    let text = text.trim();
+    let error = |what: &str| FieldError {
+        field,
+        message: format!("{field} {text:?} is {what}; expected a whole number in {range}"),
+    };
+    if text.is_empty() {
+        return Err(error("empty"));
+    }
+    if !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(error("not a whole number of decimal digits"));
+    }
+    text.parse().map_err(|_| error("larger than 64 bits"))
+}
+
+/// The timestamp field: blank for now, Unix ms, or RFC 3339 (the runtime's reader).
+fn timestamp(text: &str) -> Result<u64, FieldError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(SystemClock.now_ms());
+    }
+    if text.bytes().all(|b| b.is_ascii_digit()) {
+        let range = format!("{}..={}", sf::TWITTER_EPOCH_MS, sf::MAX_TIMESTAMP_MS);
+        return number("ts", text, &range);
+    }
+    sf::parse_rfc3339(text).map_err(|e| FieldError {
+        field: "ts",
+        message: format!("{text:?} is not a timestamp: {e}; expected Unix ms or an RFC 3339 date such as 2022-06-28T16:07:40.105Z"),
+    })
+}
+
+/// The four form fields -> an ID, or every field's error. A field left out is
+/// blank: now for `ts`, 0 for `seq`, an error for `dc` and `machine`.
+pub(crate) fn compose_form(params: &HashMap<String, String>) -> Result<Snowflake, Vec<FieldError>> {
+    let get = |key: &str| params.get(key).map_or("", String::as_str);
+    let seq_text = if get("seq").trim().is_empty() {
+        "0"
+    } else {
+        get("seq")
+    };
+    let fields = [
+        timestamp(get("ts")),
+        number("dc", get("dc"), "0..=31"),
+        number("machine", get("machine"), "0..=31"),
+        number("seq", seq_text, "0..=4095"),
+    ];
+    // Each field against its own range, through `compose`, so that every one is reported.
+    let minimum = [sf::TWITTER_EPOCH_MS, 0, 0, 0];
+    let mut errors = Vec::new();
+    let mut values = minimum;
+    for (index, (field, result)) in ["ts", "dc", "machine", "seq"]
+        .into_iter()
+        .zip(fields)
+        .enumerate()
+    {
+        match result {
+            Ok(value) => {
+                let mut probe = minimum;
+                probe[index] = value;
+                match sf::compose(probe[0], probe[1], probe[2], probe[3]) {
+                    Ok(_) => values[index] = value,
+                    Err(e) => errors.push(FieldError {
+                        field,
+                        message: e.to_string(),
+                    }),
+                }
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    sf::compose(values[0], values[1], values[2], values[3]).map_err(|e| {
+        vec![FieldError {
+            field: "ts",
+            message: e.to_string(),
+        }]
+    })
+}
+
+/// An ID as typed: decimal digits, or what is wrong with it (the runtime's words).
+pub(crate) fn decode_text(text: &str) -> Result<Snowflake, FieldError> {
+    text.trim()
+        .parse()
+        .map_err(|e: sf::ParseSnowflakeError| FieldError {
+            field: "id",
+            message: e.to_string(),
+        })
+}
+
+pub(crate) async fn compose(Query(params): Query<HashMap<String, String>>) -> Response {
+    match compose_form(&params) {
+        Ok(id) => Json(IdJson::from(id)).into_response(),
+        Err(errors) => bad_request(errors),
+    }
+}
+
+pub(crate) async fn decode(Path(text): Path<String>) -> Response {
+    match decode_text(&text) {
+        Ok(id) => Json(IdJson::from(id)).into_response(),
+        Err(error) => bad_request(vec![error]),
+    }
+}
+
+pub(crate) async fn id(State(state): State<Arc<AppState>>) -> Response {
+    match state.issuer.next_id() {
+        Ok(id) => {
+            state.metrics.issued.inc();
+            // Written by hand: the one hot endpoint, and a fixed shape.
+            let body = format!("{{\"id\":\"{id}\"}}");
+            ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+        }
+        Err(why) => unavailable(&why),
+    }
+}
+
+pub(crate) async fn ids(
+    State(state): State<Arc<AppState>>,
+    Query(params): Query<HashMap<String, String>>,
+) -> Response {
+    let count = match params.get("count") {
+        None => 1,
+        Some(text) => match number("count", text, "1..=4096") {
+            Ok(count @ 1..=MAX_COUNT) => count,
+            Ok(count) => {
+                return bad_request(vec![FieldError {
+                    field: "count",
+                    message: format!("count {count} is out of range 1..=4096"),
+                }]);
+            }
+            Err(e) => return bad_request(vec![e]),
+        },
+    };
+    let mut out = vec![Snowflake::MAX; usize::try_from(count).unwrap_or(1)];
+    if let Err(why) = state.issuer.fill(&mut out) {
+        return unavailable(&why);
+    }
+    state.metrics.issued.inc_by(count);
+    // 4,096 IDs of up to 19 digits: one buffer, written by hand.
+    let mut body = String::with_capacity(10 + out.len() * 22);
+    body.push_str("{\"ids\":[");
+    for (i, id) in out.iter().enumerate() {
+        if i > 0 {
+            body.push(',');
+        }
+        body.push('"');
+        body.push_str(&id.to_string());
+        body.push('"');
+    }
+    body.push_str("]}");
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+pub(crate) async fn identity(State(state): State<Arc<AppState>>) -> Response {
+    Json(state.issuer.identity_json()).into_response()
+}
+
+pub(crate) async fn healthz() -> &'static str {
+    "ok\n"
+}
+
+pub(crate) async fn readyz(State(state): State<Arc<AppState>>) -> Response {
+    match state.issuer.ready() {
+        Ok(()) => "ready\n".into_response(),
+        Err(why) => unavailable(&why),
+    }
+}
+
+pub(crate) async fn not_found() -> Response {
+    let body = serde_json::json!({ "error": { "field": null, "message": "no such path; see GET / for the page and /v1/ for the API" } });
+    (StatusCode::NOT_FOUND, Json(body)).into_response()
+}

@@ -1,0 +1,279 @@
+//! `snowflake-server`: the page that shows how a Snowflake ID is built, and an ID
+//! service around it.
+//!
+//! ```text
+//! snowflake-server [--listen ADDR]                     (default 127.0.0.1:8080)
+//!                  [--dc N --machine N]                fixed identity
+//!                  [--etcd URL [--etcd-prefix P] [--auto | --dc N --machine N] [--lease-ttl SECONDS]]
+//! ```
+//!
+//! Bad flags: one line on stderr, exit status 2. A port in use or an unreachable
+//! etcd: one line naming it, exit status 1. SIGTERM or Ctrl-C: stop accepting,
+//! finish what is in flight, release the identity, exit 0.
+
+mod api;
+mod issuer;
+mod metrics;
+mod page;
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::routing::get;
+use clap::Parser;
+use snowflake_lease::{EtcdStore, Identity, LeaseError, LeaseOptions, LeasedGenerator};
+
+use crate::issuer::Issuer;
+use crate::metrics::Metrics;
+
+/// Serve the Snowflake ID page and an ID service.
+#[derive(Parser, Debug)]
+#[command(name = "snowflake-server", version, max_term_width = 100)]
+struct Args {
+    /// The address to listen on.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    listen: String,
+    /// Datacenter id, 0..=31: a fixed identity (with --machine), or the one to lease with --etcd.
+    #[arg(long, value_name = "N")]
+    dc: Option<String>,
+    /// Machine id, 0..=31.
+    #[arg(long, value_name = "N")]
+    machine: Option<String>,
+    /// Lease the identity from etcd at this address (http://host:port).
+    #[arg(long, value_name = "URL")]
+    etcd: Option<String>,
+    /// The key prefix in etcd.
+    #[arg(long, value_name = "P", default_value = "/snowflake-kit/v1/default")]
+    etcd_prefix: String,
+    /// Lease any free identity (with --etcd).
+    #[arg(long)]
+    auto: bool,
+    /// The lease's time to live, in seconds (with --etcd).
+    #[arg(long, value_name = "SECONDS", default_value = "10")]
+    lease_ttl: String,
+}
+
+/// What the handlers share.
+pub(crate) struct AppState {
+    issuer: Issuer,
+    metrics: Metrics,
+}
+
+/// How the server was asked to get its identity.
+enum Plan {
+    None,
+    Fixed(u64, u64),
+    Leased {
+        endpoint: String,
+        options: LeaseOptions,
+    },
+}
+
+/// A bad flag: one line, exit status 2.
+struct Usage(String);
+
+fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
+    let listen = args.listen.parse::<SocketAddr>().map_err(|_| {
+        Usage(format!(
+            "invalid --listen {:?}: expected an address and port such as 127.0.0.1:8080",
+            args.listen
+        ))
+    })?;
+    let number = |flag: &str, text: &str| -> Result<u64, Usage> {
+        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(Usage(format!(
+                "invalid {flag} {text:?}: expected a whole number in 0..=31"
+            )));
+        }
+        text.parse().map_err(|_| {
+            Usage(format!(
+                "invalid {flag} {text:?}: expected a whole number in 0..=31"
+            ))
+        })
+    };
+    let pair = match (&args.dc, &args.machine) {
+        (Some(dc), Some(machine)) => {
+            let (dc, machine) = (number("--dc", dc)?, number("--machine", machine)?);
+            let identity = Identity::new(dc, machine).map_err(|e| {
+                let flag = match e {
+                    sf::ComposeError::DatacenterOutOfRange(_) => "--dc",
+                    _ => "--machine",
+                };
+                Usage(format!("{flag}: {e}"))
+            })?;
+            Some(identity)
+        }
+        (Some(_), None) => return Err(Usage("--dc needs --machine too".to_owned())),
+        (None, Some(_)) => return Err(Usage("--machine needs --dc too".to_owned())),
+        (None, None) => None,
+    };
+    let Some(endpoint) = &args.etcd else {
+        if args.auto {
+            return Err(Usage(
+                "--auto leases an identity from etcd: it needs --etcd URL".to_owned(),
+            ));
+        }
+        return Ok((
+            listen,
+            pair.map_or(Plan::None, |id| {
+                Plan::Fixed(u64::from(id.datacenter), u64::from(id.machine))
+            }),
+        ));
+    };
+    let ttl = match args.lease_ttl.parse::<u64>() {
+        Ok(seconds @ 1..=3600) => Duration::from_secs(seconds),
+        _ => {
+            return Err(Usage(format!(
+                "invalid --lease-ttl {:?}: expected whole seconds in 1..=3600",
+                args.lease_ttl
+            )));
+        }
+    };
+    let mut options = LeaseOptions::default();
+    options.prefix.clone_from(&args.etcd_prefix);
+    options.ttl = ttl;
+    // The window must stay below the TTL.
+    options.window = options.window.min(ttl / 2);
+    options = match (args.auto, pair) {
+        (true, Some(_)) => {
+            return Err(Usage(
+                "--auto and --dc/--machine exclude each other".to_owned(),
+            ));
+        }
+        (true, None) => options,
+        (false, Some(identity)) => options.fixed(identity),
+        (false, None) => {
+            return Err(Usage(
+                "--etcd needs --auto, or --dc N --machine N for a fixed identity".to_owned(),
+            ));
+        }
+    };
+    options.check().map_err(|e| Usage(e.to_string()))?;
+    // A malformed URL is a bad flag; an unreachable one is found when connecting.
+    if let Err(e @ LeaseError::InvalidEndpoint { .. }) = snowflake_lease::check_endpoint(endpoint) {
+        return Err(Usage(e.to_string()));
+    }
+    Ok((
+        listen,
+        Plan::Leased {
+            endpoint: endpoint.clone(),
+            options,
+        },
+    ))
+}
+
+fn main() -> ExitCode {
+    let args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(e) if !e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("bad arguments");
+            return fail(2, first.strip_prefix("error: ").unwrap_or(first));
+        }
+    };
+    let (listen, plan) = match plan(&args) {
+        Ok(plan) => plan,
+        Err(Usage(message)) => return fail(2, &message),
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => return fail(1, &format!("cannot start the runtime: {e}")),
+    };
+    match runtime.block_on(serve(listen, plan)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => fail(1, &message),
+    }
+}
+
+fn fail(code: u8, message: &str) -> ExitCode {
+    let _ = writeln!(std::io::stderr(), "error: {message}");
+    ExitCode::from(code)
+}
+
+/// The router, for `serve` and for tests.
+pub(crate) fn app(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(page::page))
+        .route("/v1/id", get(api::id))
+        .route("/v1/ids", get(api::ids))
+        .route("/v1/compose", get(api::compose))
+        .route("/v1/decode/{id}", get(api::decode))
+        .route("/v1/identity", get(api::identity))
+        .route("/healthz", get(api::healthz))
+        .route("/readyz", get(api::readyz))
+        .route("/metrics", get(metrics::metrics))
+        .fallback(api::not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&state),
+            metrics::count,
+        ))
+        .with_state(state)
+}
+
+async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
+    let issuer = match plan {
+        Plan::None => Issuer::None,
+        Plan::Fixed(dc, machine) => {
+            Issuer::Fixed(sf::Generator::new(dc, machine).map_err(|e| e.to_string())?)
+        }
+        Plan::Leased { endpoint, options } => {
+            let store = EtcdStore::connect(&endpoint, &options)
+                .await
+                .map_err(|e| e.to_string())?;
+            Issuer::Leased(
+                LeasedGenerator::start(store, options)
+                    .await
+                    .map_err(|e| e.to_string())?,
+            )
+        }
+    };
+    let metrics = Metrics::new().map_err(|e| format!("cannot set up the metrics: {e}"))?;
+    let state = Arc::new(AppState { issuer, metrics });
+    let listener = match tokio::net::TcpListener::bind(listen).await {
+        Ok(listener) => listener,
+        Err(e) => {
+            state.issuer.release().await;
+            return Err(format!("cannot listen on {listen}: {e}"));
+        }
+    };
+    let local = listener.local_addr().map_err(|e| e.to_string())?;
+    println!("snowflake-server listening on http://{local}");
+    let served = axum::serve(listener, app(Arc::clone(&state)))
+        .with_graceful_shutdown(shutdown())
+        .await;
+    state.issuer.release().await;
+    served.map_err(|e| format!("the server failed: {e}"))
+}
+
+/// SIGTERM or Ctrl-C.
+async fn shutdown() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let Ok(mut term) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        else {
+            let _ = ctrl_c.await;
+            return;
+        };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}

@@ -1,0 +1,95 @@
+//! `GET /metrics`: Prometheus text, through the `prometheus` crate.
+
+use std::sync::Arc;
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::header;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use prometheus::{Encoder, IntCounter, IntCounterVec, IntGauge, Opts, Registry, TextEncoder};
+
+use crate::AppState;
+
+/// The service's counters.
+pub(crate) struct Metrics {
+    registry: Registry,
+    pub(crate) issued: IntCounter,
+    requests: IntCounterVec,
+    lease_losses: IntGauge,
+    refusals: IntGauge,
+}
+
+impl Metrics {
+    pub(crate) fn new() -> Result<Metrics, prometheus::Error> {
+        let registry = Registry::new();
+        let issued = IntCounter::new("snowflake_ids_issued_total", "IDs issued")?;
+        let requests = IntCounterVec::new(
+            Opts::new(
+                "snowflake_http_requests_total",
+                "HTTP requests, by endpoint and status",
+            ),
+            &["endpoint", "status"],
+        )?;
+        let lease_losses = IntGauge::new(
+            "snowflake_lease_losses",
+            "times the identity's lease was lost",
+        )?;
+        let refusals = IntGauge::new(
+            "snowflake_refusals",
+            "ID requests the leased generator refused (past its ceiling, or without a lease)",
+        )?;
+        registry.register(Box::new(issued.clone()))?;
+        registry.register(Box::new(requests.clone()))?;
+        registry.register(Box::new(lease_losses.clone()))?;
+        registry.register(Box::new(refusals.clone()))?;
+        Ok(Metrics {
+            registry,
+            issued,
+            requests,
+            lease_losses,
+            refusals,
+        })
+    }
+}
+
+/// Counts every request by its route (not its raw path, which would not be bounded) and status.
+pub(crate) async fn count(
+    State(state): State<Arc<AppState>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let endpoint = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "unmatched".to_owned(), |path| path.as_str().to_owned());
+    let response = next.run(request).await;
+    state
+        .metrics
+        .requests
+        .with_label_values(&[endpoint.as_str(), response.status().as_str()])
+        .inc();
+    response
+}
+
+pub(crate) async fn metrics(State(state): State<Arc<AppState>>) -> Response {
+    let (losses, refusals) = state.issuer.counters();
+    state
+        .metrics
+        .lease_losses
+        .set(i64::try_from(losses).unwrap_or(i64::MAX));
+    state
+        .metrics
+        .refusals
+        .set(i64::try_from(refusals).unwrap_or(i64::MAX));
+    let mut body = Vec::new();
+    let encoder = TextEncoder::new();
+    // Encoding our own well-formed families into a Vec cannot fail; say so if it does.
+    if let Err(e) = encoder.encode(&state.metrics.registry.gather(), &mut body) {
+        body = format!("# encoding failed: {e}\n").into_bytes();
+    }
+    (
+        [(header::CONTENT_TYPE, encoder.format_type().to_owned())],
+        body,
+    )
+        .into_response()
+}

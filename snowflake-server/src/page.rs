@@ -1,0 +1,274 @@
+//! `GET /`: the page. Rendered by the server from the query (a GET form, so it works
+//! without JavaScript); the script only asks the JSON API as you type, so the
+//! format stays defined once, in Rust. Self-contained: no external fonts, scripts or styles.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use axum::extract::Query;
+use axum::response::Html;
+use sf::Snowflake;
+
+use crate::api::{FieldError, compose_form, decode_text};
+
+/// HTML-escapes `text`, for values echoed into the page.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The five segments: name, CSS class.
+const SEGMENTS: [(&str, &str); 5] = [
+    ("sign", "sign"),
+    ("timestamp", "ts"),
+    ("datacenter", "dc"),
+    ("machine", "machine"),
+    ("sequence", "seq"),
+];
+
+/// The result block for `id`: the ID, its time, its bits segment by segment.
+fn result(id: Snowflake) -> String {
+    let parts = id.parts();
+    let binary = id.segmented_binary().to_string();
+    let values = [
+        "0".to_owned(),
+        (parts.timestamp_ms - sf::TWITTER_EPOCH_MS).to_string(),
+        parts.datacenter.to_string(),
+        parts.machine.to_string(),
+        parts.sequence.to_string(),
+    ];
+    let mut bits = String::new();
+    let mut legend = String::new();
+    for (((name, class), segment), value) in SEGMENTS.iter().zip(binary.split(' ')).zip(&values) {
+        if !bits.is_empty() {
+            bits.push(' ');
+        }
+        let _ = write!(bits, r#"<span class="seg {class}">{segment}</span>"#);
+        let _ = write!(
+            legend,
+            r#"<tr class="{class}"><th scope="row">{name}</th><td>{}</td><td>{value}</td></tr>"#,
+            segment.len()
+        );
+    }
+    format!(
+        r#"<p class="id">ID <output id="id">{id}</output> <button type="button" id="copy">Copy</button></p>
+<p>Time <output id="time">{time}</output> <span class="muted">(<output id="ms">{ms}</output> ms)</span></p>
+<code id="binary">{bits}</code>
+<table id="legend"><thead><tr><th scope="col">field</th><th scope="col">bits</th><th scope="col">value</th></tr></thead><tbody>{legend}</tbody></table>"#,
+        time = id.rfc3339(),
+        ms = parts.timestamp_ms,
+    )
+}
+
+fn error_for<'a>(errors: &'a [FieldError], field: &str) -> &'a str {
+    errors
+        .iter()
+        .find(|e| e.field == field)
+        .map_or("", |e| e.message.as_str())
+}
+
+pub(crate) async fn page(Query(params): Query<HashMap<String, String>>) -> Html<String> {
+    let value = |key: &str| params.get(key).map(String::as_str);
+    let first_visit = !["ts", "dc", "machine", "seq", "id"]
+        .iter()
+        .any(|k| params.contains_key(*k));
+    let (shown, errors, decode_error) = if let Some(text) = value("id") {
+        match decode_text(text) {
+            Ok(id) => (Some(id), Vec::new(), String::new()),
+            Err(e) => (None, Vec::new(), e.message),
+        }
+    } else {
+        let mut form = params.clone();
+        // A first visit: an ID of now, for datacenter 1, machine 1.
+        if first_visit {
+            form.insert("dc".to_owned(), "1".to_owned());
+            form.insert("machine".to_owned(), "1".to_owned());
+        }
+        match compose_form(&form) {
+            Ok(id) => (Some(id), Vec::new(), String::new()),
+            Err(errors) => (None, errors, String::new()),
+        }
+    };
+    let typed = |key: &str, default: &str| escape(value(key).unwrap_or(default));
+    let (dc, machine) = if first_visit { ("1", "1") } else { ("", "") };
+    let field = |key: &str, label: &str, hint: &str, default: &str, mode: &str| {
+        let message = escape(error_for(&errors, key));
+        let invalid = if message.is_empty() {
+            ""
+        } else {
+            r#" aria-invalid="true""#
+        };
+        format!(
+            r#"<div class="field"><label for="{key}">{label} <span class="hint">{hint}</span></label>
+<input id="{key}" name="{key}" value="{}" inputmode="{mode}" autocomplete="off" aria-describedby="{key}-error"{invalid}>
+<p class="error" id="{key}-error" role="alert">{message}</p></div>"#,
+            typed(key, default)
+        )
+    };
+    let fields = [
+        field(
+            "ts",
+            "Timestamp",
+            "Unix ms or RFC 3339; blank for now",
+            "",
+            "text",
+        ),
+        field("dc", "Datacenter", "0..31", dc, "numeric"),
+        field("machine", "Machine", "0..31", machine, "numeric"),
+        field("seq", "Sequence", "0..4095", "0", "numeric"),
+    ]
+    .concat();
+    let shown = shown.map_or_else(
+        || r#"<p class="muted">Fix the fields marked above.</p>"#.to_owned(),
+        result,
+    );
+    Html(format!(
+        r#"<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Snowflake ID</title>
+<style>{STYLE}</style>
+</head>
+<body>
+<main>
+<h1>Snowflake ID</h1>
+<p class="muted">64 bits: a zero sign bit, 41 bits of milliseconds since the Twitter epoch (2010-11-04T01:42:54.657Z), 5 of datacenter, 5 of machine, 12 of sequence.</p>
+<form id="compose" method="get" action="/">
+{fields}
+<button type="submit">Compose</button>
+</form>
+<section id="result" aria-live="polite">
+{shown}
+</section>
+<form id="decode" method="get" action="/">
+<div class="field"><label for="decode-id">Decode an ID</label>
+<input id="decode-id" name="id" value="{decoded}" inputmode="numeric" autocomplete="off" aria-describedby="id-error">
+<p class="error" id="id-error" role="alert">{decode_error}</p></div>
+<button type="submit">Decode</button>
+</form>
+</main>
+<script>{SCRIPT}</script>
+</body>
+</html>
+"#,
+        decoded = typed("id", ""),
+        decode_error = escape(&decode_error),
+    ))
+}
+
+const STYLE: &str = r"
+:root { font-family: system-ui, sans-serif; color: #1d2330; background: #f7f8fa; }
+main { max-width: 46rem; margin: 0 auto; padding: 1rem; }
+h1 { font-size: 1.6rem; margin: 0.5rem 0; }
+.muted, .hint { color: #5b6475; font-size: 0.9rem; }
+form { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: 0.5rem 1rem; align-items: end; margin: 1rem 0; }
+.field { display: flex; flex-direction: column; }
+label { font-weight: 600; }
+input { font: inherit; padding: 0.45rem; border: 1px solid #9aa3b2; border-radius: 0.3rem; min-width: 0; }
+input[aria-invalid=true] { border-color: #b3261e; }
+button { font: inherit; padding: 0.45rem 0.9rem; border-radius: 0.3rem; border: 1px solid #3559b7; background: #3559b7; color: white; }
+.error { color: #b3261e; min-height: 1.2em; margin: 0.2rem 0 0; font-size: 0.9rem; }
+#result { background: white; border: 1px solid #d5d9e0; border-radius: 0.4rem; padding: 0.75rem 1rem; }
+.id output { font-size: 1.3rem; font-weight: 700; user-select: all; }
+#binary { display: block; font-size: 1rem; word-break: break-all; line-height: 1.8; }
+.seg { padding: 0.1rem 0.15rem; border-radius: 0.2rem; }
+.sign { background: #e3e5e8; } .ts { background: #d7ecff; } .dc { background: #fff0c2; }
+.machine { background: #f4dcff; } .seq { background: #d9f5e0; }
+table { border-collapse: collapse; margin-top: 0.6rem; }
+th, td { text-align: left; padding: 0.2rem 0.6rem; }
+tbody tr th { border-left: 0.5rem solid transparent; }
+tr.sign th { border-color: #c4c8ce; } tr.ts th { border-color: #8cc4f5; } tr.dc th { border-color: #f0cf5e; }
+tr.machine th { border-color: #d79df0; } tr.seq th { border-color: #8fd8a3; }
+";
+
+/// As you type: the JSON API answers, the page shows; nothing about the format is here.
+const SCRIPT: &str = r#"
+(() => {
+  const compose = document.getElementById("compose");
+  const decode = document.getElementById("decode");
+  const result = document.getElementById("result");
+  const segments = [["sign", "sign"], ["timestamp", "ts"], ["datacenter", "dc"], ["machine", "machine"], ["sequence", "seq"]];
+  const text = (tag, value, attrs = {}) => {
+    const node = document.createElement(tag);
+    node.textContent = value;
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    return node;
+  };
+  const show = (d) => {
+    const bits = d.binary.split(" ");
+    const values = ["0", String(d.timestamp_ms - 1288834974657), String(d.datacenter), String(d.machine), String(d.sequence)];
+    result.replaceChildren();
+    const idLine = text("p", "ID ", { class: "id" });
+    idLine.append(text("output", d.id, { id: "id" }), " ");
+    const copy = text("button", "Copy", { type: "button", id: "copy" });
+    idLine.append(copy);
+    const time = text("p", "Time ");
+    time.append(text("output", d.time, { id: "time" }), " ");
+    const ms = text("span", "(", { class: "muted" });
+    ms.append(text("output", String(d.timestamp_ms), { id: "ms" }), " ms)");
+    time.append(ms);
+    const code = text("code", "", { id: "binary" });
+    const body = document.createElement("tbody");
+    segments.forEach(([name, cls], i) => {
+      if (i > 0) code.append(" ");
+      code.append(text("span", bits[i], { class: "seg " + cls }));
+      const row = text("tr", "", { class: cls });
+      row.append(text("th", name, { scope: "row" }), text("td", String(bits[i].length)), text("td", values[i]));
+      body.append(row);
+    });
+    const table = text("table", "", { id: "legend" });
+    const head = document.createElement("thead");
+    const hr = document.createElement("tr");
+    hr.append(text("th", "field", { scope: "col" }), text("th", "bits", { scope: "col" }), text("th", "value", { scope: "col" }));
+    head.append(hr);
+    table.append(head, body);
+    result.append(idLine, time, code, table);
+  };
+  const errors = (list, fields) => {
+    for (const f of fields) {
+      const message = (list.find((e) => e.field === f) || {}).message || "";
+      document.getElementById(f === "id" ? "id-error" : f + "-error").textContent = message;
+      const input = document.getElementById(f === "id" ? "decode-id" : f);
+      if (message) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+    }
+  };
+  let pending;
+  const ask = (url, fields) => {
+    clearTimeout(pending);
+    pending = setTimeout(async () => {
+      try {
+        const answer = await fetch(url);
+        const body = await answer.json();
+        if (answer.ok) { errors([], fields); show(body); }
+        else errors(body.errors || [body.error], fields);
+      } catch (e) { /* offline: the form still works */ }
+    }, 120);
+  };
+  compose.addEventListener("input", () => {
+    const params = new URLSearchParams(new FormData(compose));
+    history.replaceState(null, "", "?" + params);
+    ask("/v1/compose?" + params, ["ts", "dc", "machine", "seq"]);
+  });
+  decode.addEventListener("input", () => {
+    const id = document.getElementById("decode-id").value.trim();
+    if (id) ask("/v1/decode/" + encodeURIComponent(id), ["id"]);
+  });
+  result.addEventListener("click", (event) => {
+    if (event.target.id === "copy" && navigator.clipboard) {
+      navigator.clipboard.writeText(document.getElementById("id").textContent);
+    }
+  });
+})();
+"#;

@@ -1,0 +1,363 @@
+//! The API's contract through real HTTP on loopback: the server binary, started per test.
+
+mod support;
+
+use std::collections::HashSet;
+use std::process::Command;
+
+use support::{Server, get};
+
+const REFERENCE_BINARY: &str =
+    "0 00000000000000000000000000000001111101000 00001 00001 000000000000";
+
+#[test]
+fn compose_and_decode_known_answers() {
+    let server = Server::start(&[]);
+    let answer = server.get("/v1/compose?ts=1288834975657&dc=1&machine=1&seq=0");
+    assert_eq!(answer.status, 200);
+    assert_eq!(
+        answer.json(),
+        serde_json::json!({
+            "id": "4194439168", "timestamp_ms": 1288834975657_u64, "time": "2010-11-04T01:42:55.657Z",
+            "datacenter": 1, "machine": 1, "sequence": 0, "binary": REFERENCE_BINARY
+        })
+    );
+    let tweet = server.get("/v1/decode/1541815603606036480").json();
+    assert_eq!(tweet["time"], "2022-06-28T16:07:40.105Z");
+    assert_eq!(
+        (tweet["datacenter"].as_u64(), tweet["machine"].as_u64()),
+        (Some(11), Some(26))
+    );
+    let dated = server
+        .get("/v1/compose?ts=2022-06-28T16:07:40.105Z&dc=11&machine=26")
+        .json();
+    assert_eq!(dated["id"], "1541815603606036480");
+    // Whole seconds still have three fraction digits.
+    let whole = server
+        .get("/v1/compose?ts=1656432460000&dc=0&machine=0")
+        .json();
+    assert_eq!(whole["time"], "2022-06-28T16:07:40.000Z");
+    // Blank timestamp: now.
+    let now = server.get("/v1/compose?ts=&dc=1&machine=1").json();
+    let ms = now["timestamp_ms"].as_u64().unwrap();
+    assert!(ms > 1_700_000_000_000);
+}
+
+#[test]
+fn bad_input_is_a_400_naming_the_field() {
+    let server = Server::start(&[]);
+    for (path, field, message) in [
+        (
+            "/v1/compose?ts=1288834975657&dc=32&machine=1",
+            "dc",
+            "datacenter 32 is out of range 0..=31 (5 bits)",
+        ),
+        (
+            "/v1/compose?ts=1288834975657&dc=1&machine=32",
+            "machine",
+            "machine 32 is out of range 0..=31 (5 bits)",
+        ),
+        (
+            "/v1/compose?ts=1288834975657&dc=1&machine=1&seq=4096",
+            "seq",
+            "sequence 4096 is out of range 0..=4095 (12 bits)",
+        ),
+        (
+            "/v1/compose?ts=1&dc=1&machine=1",
+            "ts",
+            "timestamp 1 ms is out of range 1288834974657..=3487858230208 ms",
+        ),
+        (
+            "/v1/compose?ts=2022-06-28716:07:40Z&dc=1&machine=1",
+            "ts",
+            "expected `T` between the date and the time at byte 10",
+        ),
+        ("/v1/compose?dc=-1&machine=1", "dc", "not a whole number"),
+        ("/v1/compose?dc=1", "machine", "machine \"\" is empty"),
+        ("/v1/decode/abc", "id", "invalid character `a` at byte 0"),
+        ("/v1/decode/18446744073709551615", "id", "sign bit set"),
+        (
+            "/v1/ids?count=0",
+            "count",
+            "count 0 is out of range 1..=4096",
+        ),
+        (
+            "/v1/ids?count=4097",
+            "count",
+            "count 4097 is out of range 1..=4096",
+        ),
+        ("/v1/ids?count=x", "count", "not a whole number"),
+    ] {
+        let answer = server.get(path);
+        assert_eq!(answer.status, 400, "{path}: {}", answer.body);
+        let error = &answer.json()["error"];
+        assert_eq!(error["field"], field, "{path}");
+        assert!(
+            error["message"].as_str().unwrap().contains(message),
+            "{path}: {error}"
+        );
+    }
+    // Every bad field at once.
+    let errors = server
+        .get("/v1/compose?ts=x&dc=32&machine=40&seq=5000")
+        .json();
+    let fields: Vec<&str> = errors["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["ts", "dc", "machine", "seq"]);
+}
+
+#[test]
+fn without_an_identity_ids_are_503_with_retry_after() {
+    let server = Server::start(&[]);
+    for path in ["/v1/id", "/v1/ids?count=3", "/readyz"] {
+        let answer = server.get(path);
+        assert_eq!(answer.status, 503, "{path}");
+        assert_eq!(answer.header("retry-after"), Some("1"));
+        assert!(
+            answer.json()["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("--dc N --machine N")
+        );
+    }
+    assert_eq!(server.get("/healthz").status, 200);
+    assert_eq!(server.get("/v1/identity").json()["mode"], "none");
+}
+
+#[test]
+fn ids_are_distinct_increasing_strings() {
+    let server = Server::start(&["--dc", "3", "--machine", "4"]);
+    let one = server.get("/v1/id").json();
+    let id: u64 = one["id"].as_str().unwrap().parse().unwrap();
+    let batch = server.get("/v1/ids?count=4096").json();
+    let ids: Vec<u64> = batch["ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 4096);
+    assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    assert!(ids[0] > id);
+    let decoded = sf::Snowflake::from_u64(ids[0]).unwrap();
+    assert_eq!((decoded.datacenter(), decoded.machine()), (3, 4));
+    assert_eq!(
+        server.get("/v1/ids").json()["ids"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    let identity = server.get("/v1/identity").json();
+    assert_eq!(
+        identity,
+        serde_json::json!({"mode": "fixed", "datacenter": 3, "machine": 4})
+    );
+    assert_eq!(server.get("/readyz").status, 200);
+}
+
+#[test]
+fn many_concurrent_clients_never_see_a_duplicate() {
+    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    let addr = server.addr.clone();
+    let threads: Vec<_> = (0..8)
+        .map(|n| {
+            let addr = addr.clone();
+            std::thread::spawn(move || {
+                let mut ids = Vec::new();
+                for i in 0..100 {
+                    if (i + n) % 10 == 0 {
+                        let batch = get(&addr, "/v1/ids?count=100").json();
+                        ids.extend(
+                            batch["ids"]
+                                .as_array()
+                                .unwrap()
+                                .iter()
+                                .map(|v| v.as_str().unwrap().to_owned()),
+                        );
+                    } else {
+                        ids.push(
+                            get(&addr, "/v1/id").json()["id"]
+                                .as_str()
+                                .unwrap()
+                                .to_owned(),
+                        );
+                    }
+                }
+                ids
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    for thread in threads {
+        all.extend(thread.join().unwrap());
+    }
+    let count = all.len();
+    let distinct: HashSet<String> = all.into_iter().collect();
+    assert_eq!(distinct.len(), count);
+    assert!(count > 1000);
+}
+
+#[test]
+fn unknown_paths_are_404_and_metrics_count_them() {
+    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    let answer = server.get("/nope");
+    assert_eq!(answer.status, 404);
+    assert!(answer.json()["error"]["message"].is_string());
+    server.get("/v1/id");
+    server.get("/v1/ids?count=10");
+    server.get("/v1/compose?dc=99&machine=1");
+    let metrics = server.get("/metrics");
+    assert_eq!(metrics.status, 200);
+    for line in [
+        "snowflake_ids_issued_total 11",
+        "snowflake_http_requests_total{endpoint=\"/v1/id\",status=\"200\"} 1",
+        "snowflake_http_requests_total{endpoint=\"/v1/compose\",status=\"400\"} 1",
+        "snowflake_http_requests_total{endpoint=\"unmatched\",status=\"404\"} 1",
+        "snowflake_lease_losses 0",
+        "snowflake_refusals 0",
+    ] {
+        assert!(
+            metrics.body.lines().any(|l| l == line),
+            "{line} in\n{}",
+            metrics.body
+        );
+    }
+}
+
+#[test]
+fn odd_requests_never_get_a_500() {
+    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    for path in [
+        "/v1/decode/",
+        "/v1/decode/%FF%FE",
+        "/v1/decode/1%202",
+        "/v1/compose?ts=%E2%80%8B&dc=1&machine=1",
+        "/v1/compose?dc=1&dc=2&machine=1",
+        "/v1/ids?count=99999999999999999999999",
+        "/?ts=%3Cscript%3E&dc=1&machine=1",
+        "/?id=%3Cb%3E",
+        "/?dc=%22%3E%3Cb%3E&machine=1",
+        "/v1/id/extra",
+    ] {
+        let answer = server.get(path);
+        assert!(
+            answer.status < 500,
+            "{path}: {} {}",
+            answer.status,
+            answer.body
+        );
+        // The page's own script, and nothing the request brought.
+        assert!(
+            answer.body.matches("<script>").count() <= 1,
+            "{path} echoed markup"
+        );
+        assert!(!answer.body.contains("<b>"), "{path} echoed markup");
+    }
+}
+
+#[test]
+fn the_page_renders_without_javascript() {
+    let server = Server::start(&[]);
+    let page = server.get("/?ts=1288834975657&dc=1&machine=1&seq=0");
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains(r#"<output id="id">4194439168</output>"#));
+    assert!(
+        page.body
+            .contains(r#"<span class="seg ts">00000000000000000000000000000001111101000</span>"#)
+    );
+    let bad = server.get("/?ts=1288834975657&dc=32&machine=1&seq=0");
+    assert!(bad.body.contains(r#"<p class="error" id="dc-error" role="alert">datacenter 32 is out of range 0..=31 (5 bits)</p>"#));
+    // What was typed stays.
+    assert!(bad.body.contains(r#"id="dc" name="dc" value="32""#));
+    // Self-contained: nothing from elsewhere.
+    assert!(!page.body.contains("http://") && !page.body.contains("https://"));
+}
+
+#[test]
+fn bad_flags_are_one_line_and_exit_2() {
+    for (args, message) in [
+        (
+            &["--dc", "32", "--machine", "1"][..],
+            "--dc: datacenter 32 is out of range 0..=31 (5 bits)",
+        ),
+        (&["--dc", "1"], "--dc needs --machine too"),
+        (&["--listen", "nonsense"], "invalid --listen \"nonsense\""),
+        (
+            &["--auto"],
+            "--auto leases an identity from etcd: it needs --etcd URL",
+        ),
+        (
+            &["--etcd", "https://x:1", "--auto"],
+            "invalid etcd endpoint \"https://x:1\"",
+        ),
+        (
+            &[
+                "--etcd",
+                "http://127.0.0.1:2379",
+                "--auto",
+                "--lease-ttl",
+                "0",
+            ],
+            "invalid --lease-ttl \"0\"",
+        ),
+        (&["--etcd", "http://127.0.0.1:2379"], "--etcd needs --auto"),
+        (&["--bogus"], "unexpected argument '--bogus'"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with(&format!("error: {message}")),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_port_in_use_and_a_silent_etcd_exit_1_naming_them() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
+        .args(["--listen", &addr])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with(&format!("error: cannot listen on {addr}")),
+        "{stderr}"
+    );
+    let free = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
+        .args(["--etcd", &format!("http://127.0.0.1:{free}"), "--auto"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with(&format!(
+            "error: etcd at http://127.0.0.1:{free} did not answer"
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn sigterm_exits_0() {
+    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    assert_eq!(server.get("/v1/id").status, 200);
+    assert!(server.terminate().success());
+}
