@@ -7,14 +7,14 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 /// A running `snowflake-server`, killed when dropped.
-pub struct Server {
-    pub child: Child,
-    pub addr: String,
+pub(crate) struct Server {
+    pub(crate) child: Child,
+    pub(crate) addr: String,
 }
 
 impl Server {
     /// Starts it on a free port with `args`; waits for its "listening on" line.
-    pub fn start(args: &[&str]) -> Server {
+    pub(crate) fn start(args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
             .args(["--listen", "127.0.0.1:0"])
             .args(args)
@@ -34,12 +34,12 @@ impl Server {
         Server { child, addr }
     }
 
-    pub fn get(&self, path: &str) -> Response {
+    pub(crate) fn get(&self, path: &str) -> Response {
         get(&self.addr, path)
     }
 
     /// SIGTERM, then its exit status.
-    pub fn terminate(mut self) -> std::process::ExitStatus {
+    pub(crate) fn terminate(mut self) -> std::process::ExitStatus {
         let pid = self.child.id().to_string();
         Command::new("kill").args(["-TERM", &pid]).status().unwrap();
         let status = self.child.wait().unwrap();
@@ -57,18 +57,18 @@ impl Drop for Server {
 
 /// A response: status, headers (lower-case names), body.
 #[derive(Debug)]
-pub struct Response {
-    pub status: u16,
-    pub headers: Vec<(String, String)>,
-    pub body: String,
+pub(crate) struct Response {
+    pub(crate) status: u16,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) body: String,
 }
 
 impl Response {
-    pub fn json(&self) -> serde_json::Value {
+    pub(crate) fn json(&self) -> serde_json::Value {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
     }
 
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(n, _)| n == name)
@@ -77,7 +77,7 @@ impl Response {
 }
 
 /// `GET path` on a fresh connection.
-pub fn get(addr: &str, path: &str) -> Response {
+pub(crate) fn get(addr: &str, path: &str) -> Response {
     let mut stream = TcpStream::connect(addr).expect("the server accepts");
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
