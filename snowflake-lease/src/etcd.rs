@@ -1,5 +1,7 @@
 //! The [`Store`] on etcd's v3 API.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use etcd_client::{Client, Compare, CompareOp, PutOptions, Txn, TxnOp, TxnOpResponse};
@@ -24,6 +26,8 @@ pub struct EtcdStore {
     client: Client,
     prefix: String,
     endpoint: String,
+    /// The TTL each lease was granted with: a keep-alive renews it to that.
+    ttls: Arc<Mutex<HashMap<i64, Duration>>>,
 }
 
 impl std::fmt::Debug for EtcdStore {
@@ -55,9 +59,12 @@ impl EtcdStore {
             timeout: options.connect_timeout,
             reason,
         };
+        // HTTP/2 pings find a half-open connection within a third of the TTL.
         let connect_options = etcd_client::ConnectOptions::new()
             .with_connect_timeout(options.connect_timeout)
-            .with_timeout(options.connect_timeout);
+            .with_timeout(options.connect_timeout)
+            .with_keep_alive(options.ttl / 3, options.ttl / 3)
+            .with_keep_alive_while_idle(true);
         let mut client = tokio::time::timeout(
             options.connect_timeout,
             Client::connect([url.as_str()], Some(connect_options)),
@@ -74,6 +81,7 @@ impl EtcdStore {
             client,
             prefix: options.prefix.clone(),
             endpoint: url,
+            ttls: Arc::default(),
         })
     }
 
@@ -150,6 +158,11 @@ impl Store for EtcdStore {
             .lease_grant(seconds, None)
             .await
             .map_err(|e| store_error("lease grant", &e))?;
+        let granted_ttl = Duration::from_secs(granted.ttl().unsigned_abs());
+        self.ttls
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(granted.id(), granted_ttl);
         Ok(LeaseId(granted.id()))
     }
 
@@ -202,21 +215,20 @@ impl Store for EtcdStore {
     }
 
     async fn keep_alive(&self, lease: LeaseId) -> Result<Option<Duration>, StoreError> {
-        let (mut keeper, mut stream) = self
-            .client()
-            .lease_keep_alive(lease.0)
-            .await
-            .map_err(|e| store_error("keep-alive", &e))?;
-        keeper
-            .keep_alive()
-            .await
-            .map_err(|e| store_error("keep-alive", &e))?;
-        match stream.message().await {
-            Ok(Some(answer)) if answer.ttl() > 0 => {
-                Ok(Some(Duration::from_secs(answer.ttl().unsigned_abs())))
+        // `lease_keep_alive` sends one renewal and reads its answer; a TTL of 0
+        // there comes back as an error saying "lease not found".
+        match self.client().lease_keep_alive(lease.0).await {
+            Ok(_) => Ok(self
+                .ttls
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(&lease.0)
+                .copied()),
+            Err(etcd_client::Error::LeaseKeepAliveError(message))
+                if message.contains("not found") =>
+            {
+                Ok(None)
             }
-            // TTL 0: the lease is gone.
-            Ok(_) => Ok(None),
             Err(etcd_client::Error::GRpcStatus(status))
                 if status.message().contains("not found") =>
             {
@@ -235,13 +247,24 @@ impl Store for EtcdStore {
     ) -> Result<Reservation, StoreError> {
         let owner = identity.owner_key(&self.prefix);
         let hwm = identity.hwm_key(&self.prefix);
-        let unmoved = if expected_ms == 0 {
-            Compare::create_revision(hwm.clone(), CompareOp::Equal, 0)
+        let mut checks = vec![Compare::lease(owner, CompareOp::Equal, lease.0)];
+        if expected_ms == 0 {
+            checks.push(Compare::create_revision(hwm.clone(), CompareOp::Equal, 0));
         } else {
-            Compare::value(hwm.clone(), CompareOp::Equal, hwm_text(expected_ms))
-        };
+            checks.push(Compare::value(
+                hwm.clone(),
+                CompareOp::Equal,
+                hwm_text(expected_ms),
+            ));
+            // Never lowered: zero-padded, the text orders as the number does.
+            checks.push(Compare::value(
+                hwm.clone(),
+                CompareOp::Less,
+                hwm_text(new_ms),
+            ));
+        }
         let txn = Txn::new()
-            .when([Compare::lease(owner, CompareOp::Equal, lease.0), unmoved])
+            .when(checks)
             .and_then([TxnOp::put(hwm, hwm_text(new_ms), None)]);
         let response = self
             .client()
@@ -256,6 +279,10 @@ impl Store for EtcdStore {
     }
 
     async fn release(&self, lease: LeaseId) -> Result<(), StoreError> {
+        self.ttls
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&lease.0);
         match self.client().lease_revoke(lease.0).await {
             Ok(_) => Ok(()),
             // Already gone: released all the same.

@@ -1,7 +1,8 @@
 //! [`LeasedGenerator`]: a [`Generator`] that issues only while its identity is
 //! leased, and only up to the time it reserved; the background task that keeps both.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -55,6 +56,8 @@ struct Shared<C: Clock> {
     status: Mutex<Status>,
     lease_losses: AtomicU64,
     refusals: AtomicU64,
+    /// Set by `release`: a reclaim in flight must not resume the generator.
+    stopping: AtomicBool,
 }
 
 impl<C: Clock> Shared<C> {
@@ -149,7 +152,8 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
         let store = Arc::new(store);
         let lease = store.grant(options.ttl).await?;
         let margin = options.ttl / 10;
-        let started = async {
+        // Boxed: the claim's store calls make a large future for every caller to hold.
+        let started = Box::pin(async {
             let (identity, hwm_ms) = claim(&*store, &options, &clock, lease).await?;
             let (ttl, bound) = (options.ttl, options.max_clock_wait);
             wait_above(&*store, lease, ttl, &clock, identity, hwm_ms, bound).await?;
@@ -159,11 +163,13 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
                 clock,
             )
             .map_err(|e| LeaseError::InvalidOption(e.to_string()))?;
-            // Nothing before the first reservation.
+            // Nothing at or below the HWM, even if the clock steps back later;
+            // nothing at all before the first reservation.
+            generator.raise_floor(hwm_ms);
             generator.set_ceiling(Some(0));
-            let valid_until = renew(&*store, lease, margin).await?;
+            let valid_until = renew(&*store, lease, options.ttl, margin).await?;
             Ok::<_, LeaseError>((identity, hwm_ms, generator, valid_until))
-        }
+        })
         .await;
         let (identity, hwm_ms, generator, valid_until) = match started {
             Ok(started) => started,
@@ -186,6 +192,7 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
             }),
             lease_losses: AtomicU64::new(0),
             refusals: AtomicU64::new(0),
+            stopping: AtomicBool::new(false),
         });
         let now = Instant::now();
         let mut holder = Holder {
@@ -200,9 +207,10 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
             lease,
             hwm_ms,
             valid_until,
-            trusted: (0, now),
+            anchor: None,
+            ahead_since: None,
         };
-        if let Err(reason) = holder.first_reservation().await {
+        if let Err(reason) = Box::pin(holder.first_reservation()).await {
             let _ = holder.store.release(lease).await;
             return Err(LeaseError::Store(crate::StoreError(reason)));
         }
@@ -262,6 +270,7 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
     /// Stops issuing at once, then revokes the lease so that the identity is free
     /// for the next holder (the high-water mark stays). Returns when both are done.
     pub async fn release(&self) {
+        self.shared.stopping.store(true, Ordering::SeqCst);
         self.shared.generator.halt();
         let _ = self.stop.send(true);
         let task = self
@@ -290,19 +299,20 @@ async fn claim<S: Store, C: Clock>(
     clock: &C,
     lease: LeaseId,
 ) -> Result<(Identity, u64), LeaseError> {
+    let ttl = options.ttl;
     match options.choice {
         Choice::Fixed(identity) => {
             let deadline = Instant::now() + options.claim_wait;
             loop {
-                match store.claim(identity, lease, &options.holder).await? {
+                match within(ttl, store.claim(identity, lease, &options.holder)).await? {
                     Claim::Won { hwm_ms } => return Ok((identity, hwm_ms)),
                     Claim::Held { by } if Instant::now() >= deadline => {
                         return Err(LeaseError::Held { identity, by });
                     }
                     Claim::Held { .. } => {
-                        sleep((options.ttl / 20).max(Duration::from_millis(50))).await;
+                        sleep((ttl / 20).max(Duration::from_millis(50))).await;
                         // Our own lease must outlive the wait.
-                        let _ = store.keep_alive(lease).await?;
+                        within(ttl, store.keep_alive(lease)).await?;
                     }
                 }
             }
@@ -313,11 +323,15 @@ async fn claim<S: Store, C: Clock>(
                 .saturating_add(millis(options.max_clock_wait));
             let first = start_index(&host_name());
             for i in 0..Identity::COUNT {
+                // A long scan must not outlive the lease it claims with.
+                if i % 64 == 63 {
+                    within(ttl, store.keep_alive(lease)).await?;
+                }
                 let identity = Identity::from_index(first.wrapping_add(i));
-                match store.claim(identity, lease, &options.holder).await? {
+                match within(ttl, store.claim(identity, lease, &options.holder)).await? {
                     // A holder with a clock far ahead once pushed it: skip, do not wait.
                     Claim::Won { hwm_ms } if hwm_ms > poisoned_after => {
-                        store.unclaim(identity, lease).await?;
+                        within(ttl, store.unclaim(identity, lease)).await?;
                     }
                     Claim::Won { hwm_ms } => return Ok((identity, hwm_ms)),
                     Claim::Held { .. } => {}
@@ -335,6 +349,16 @@ fn start_index(host: &str) -> u16 {
         (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     });
     u16::try_from(hash % u64::from(Identity::COUNT)).unwrap_or(0)
+}
+
+/// A store call bounded by a third of the TTL: a silent store is an error, never a hang.
+async fn within<T>(
+    ttl: Duration,
+    call: impl Future<Output = Result<T, crate::StoreError>>,
+) -> Result<T, crate::StoreError> {
+    timeout(ttl / 3, call)
+        .await
+        .unwrap_or_else(|_| Err(crate::StoreError(format!("no answer within {:?}", ttl / 3))))
 }
 
 fn millis(duration: Duration) -> u64 {
@@ -368,7 +392,7 @@ async fn wait_above<S: Store, C: Clock>(
             });
         }
         sleep(Duration::from_millis(hwm_ms - now_ms + 1).min(ttl / 3)).await;
-        store.keep_alive(lease).await?;
+        within(ttl, store.keep_alive(lease)).await?;
     }
 }
 
@@ -376,15 +400,24 @@ async fn wait_above<S: Store, C: Clock>(
 async fn renew<S: Store>(
     store: &S,
     lease: LeaseId,
+    ttl: Duration,
     margin: Duration,
 ) -> Result<Instant, LeaseError> {
     let sent = Instant::now();
-    match store.keep_alive(lease).await? {
-        Some(ttl) => Ok(sent + ttl.saturating_sub(margin)),
+    match within(ttl, store.keep_alive(lease)).await? {
+        Some(granted) => Ok(sent + granted.min(ttl).saturating_sub(margin)),
         None => Err(LeaseError::Store(crate::StoreError(
             "the lease was lost while claiming".to_owned(),
         ))),
     }
+}
+
+/// Why the background task stopped issuing.
+enum Loss {
+    /// The lease is gone (or its ownership check failed): claim again, or stop.
+    Lease(String),
+    /// The clock has run ahead of real time for longer than the task tolerates.
+    ClockAhead(String),
 }
 
 /// The background task's state: the lease, the committed high-water mark.
@@ -400,10 +433,28 @@ struct Holder<S: Store, C: Clock> {
     next_keep_alive: Instant,
     margin: Duration,
     tick: Duration,
-    /// The last reading of the generator's clock that agreed with real time, and
-    /// the monotonic instant of it: reservations advance no faster than real time
-    /// from there, so that a clock that jumped ahead cannot poison the identity.
-    trusted: (u64, Instant),
+    /// The generator's clock at the first reservation, and the monotonic instant
+    /// of that reading: reservations never run ahead of `anchor + real time
+    /// elapsed + 1 s`, so that a clock that jumps ahead, or runs fast, cannot
+    /// push the HWM far ahead for every later holder. Kept across reclaims.
+    anchor: Option<(u64, Instant)>,
+    /// Since when the clock has read past what real time allows.
+    ahead_since: Option<Instant>,
+}
+
+/// Halts the generator if the background task ends without a stop: cancelled,
+/// or its runtime shut down. Without it, nothing would say so.
+struct HaltOnDrop<C: Clock>(Arc<Shared<C>>);
+
+impl<C: Clock> Drop for HaltOnDrop<C> {
+    fn drop(&mut self) {
+        self.0.generator.halt();
+        self.0.update(|s| {
+            if matches!(s.state, State::Holding | State::Reclaiming(_)) {
+                s.state = State::Stopped("the background task ended".to_owned());
+            }
+        });
+    }
 }
 
 impl<S: Store, C: Clock> Holder<S, C> {
@@ -411,107 +462,139 @@ impl<S: Store, C: Clock> Holder<S, C> {
         self.shared.generator.clock()
     }
 
+    /// The clock as far as it can be trusted: at most the anchor plus the real
+    /// time since it, plus a second.
+    fn trusted_ms(&mut self, now_ms: u64) -> u64 {
+        let (anchor_ms, at) = *self.anchor.get_or_insert((now_ms, Instant::now()));
+        let allowed_ms = anchor_ms + millis(at.elapsed()) + 1000;
+        if now_ms > allowed_ms {
+            self.ahead_since.get_or_insert_with(Instant::now);
+            allowed_ms
+        } else {
+            self.ahead_since = None;
+            now_ms
+        }
+    }
+
     /// The first window, above the high-water mark read at the claim.
     async fn first_reservation(&mut self) -> Result<(), String> {
         let now_ms = self.clock().now_ms();
-        self.trusted = (now_ms, Instant::now());
-        let reserve_ms = now_ms + millis(self.options.window);
-        match self
+        if now_ms <= self.hwm_ms {
+            return Err("the clock stepped back to the high-water mark while claiming".to_owned());
+        }
+        let reserve_ms = self.trusted_ms(now_ms).max(self.hwm_ms) + millis(self.options.window);
+        let reserve = self
             .store
-            .reserve(self.shared.identity, self.lease, self.hwm_ms, reserve_ms)
-            .await
-        {
+            .reserve(self.shared.identity, self.lease, self.hwm_ms, reserve_ms);
+        match within(self.options.ttl, reserve).await {
             Ok(Reservation::Committed) => {
                 self.hwm_ms = reserve_ms;
                 self.publish();
                 Ok(())
             }
-            Ok(Reservation::NotOwner) => Err("the identity was lost while starting".to_owned()),
+            Ok(Reservation::NotOwner) => Err("the identity was lost while claiming".to_owned()),
             Err(e) => Err(e.to_string()),
         }
     }
 
     async fn run(mut self, mut stop: watch::Receiver<bool>) {
+        let _halt = HaltOnDrop(Arc::clone(&self.shared));
         loop {
             tokio::select! {
                 () = sleep(self.tick) => {}
                 _ = stop.changed() => return self.release().await,
             }
-            let Err(reason) = self.step().await else {
+            let Err(loss) = self.step().await else {
                 continue;
             };
             self.shared.generator.halt();
-            self.shared.lease_losses.fetch_add(1, Ordering::Relaxed);
             // Free it at once if the store still knows the lease.
-            let _ = timeout(self.options.ttl / 3, self.store.release(self.lease)).await;
+            let _ = within(self.options.ttl, self.store.release(self.lease)).await;
+            let reason = match loss {
+                Loss::ClockAhead(reason) => {
+                    self.shared.update(|s| s.state = State::Stopped(reason));
+                    return;
+                }
+                Loss::Lease(reason) => reason,
+            };
+            self.shared.lease_losses.fetch_add(1, Ordering::Relaxed);
             if self.options.on_loss == OnLoss::Stop {
                 self.shared.update(|s| s.state = State::Stopped(reason));
                 return;
             }
             self.shared
                 .update(|s| s.state = State::Reclaiming(reason.clone()));
+            // Held by another, the store down, a clock behind: try again, backing off.
+            let mut backoff = self.tick;
             loop {
                 tokio::select! {
-                    () = sleep(self.tick) => {}
+                    () = sleep(backoff) => {}
                     _ = stop.changed() => return self.release().await,
                 }
-                // Held by another, the store down, a clock behind: try again.
-                if self.reclaim().await.is_ok() {
-                    break;
+                let reclaimed = tokio::select! {
+                    reclaimed = self.reclaim() => reclaimed,
+                    _ = stop.changed() => return self.release().await,
+                };
+                match reclaimed {
+                    Ok(()) => break,
+                    Err(e) => {
+                        self.shared
+                            .update(|s| s.state = State::Reclaiming(format!("{reason}; {e}")));
+                        backoff = (backoff * 2).min(self.options.ttl / 3);
+                    }
                 }
             }
         }
     }
 
     /// Keeps the lease, reserves time ahead, moves the ceiling.
-    async fn step(&mut self) -> Result<(), String> {
-        let budget = self.options.ttl / 3;
+    async fn step(&mut self) -> Result<(), Loss> {
+        let ttl = self.options.ttl;
         if Instant::now() >= self.next_keep_alive {
             let sent = Instant::now();
-            match timeout(budget, self.store.keep_alive(self.lease)).await {
-                Ok(Ok(Some(ttl))) => {
-                    self.valid_until = sent + ttl.saturating_sub(self.margin);
-                    self.next_keep_alive = sent + self.options.ttl / 3;
+            match within(ttl, self.store.keep_alive(self.lease)).await {
+                Ok(Some(granted)) => {
+                    self.valid_until = sent + granted.min(ttl).saturating_sub(self.margin);
+                    self.next_keep_alive = sent + ttl / 3;
                 }
-                Ok(Ok(None)) => {
-                    return Err("the lease is gone: the keep-alive found no lease".to_owned());
+                Ok(None) => {
+                    return Err(Loss::Lease(
+                        "the lease is gone: the keep-alive found no lease".to_owned(),
+                    ));
                 }
                 // Silent or failing: try again soon; the lease runs out on its own.
-                Ok(Err(_)) | Err(_) => self.next_keep_alive = Instant::now() + self.tick,
+                Err(_) => self.next_keep_alive = Instant::now() + self.tick,
             }
         }
         if Instant::now() >= self.valid_until {
-            return Err("the lease ran out while the store was silent".to_owned());
+            return Err(Loss::Lease(
+                "the lease ran out while the store was silent".to_owned(),
+            ));
         }
         let now_ms = self.clock().now_ms();
+        let trusted_ms = self.trusted_ms(now_ms);
+        if let Some(since) = self.ahead_since
+            && since.elapsed() > ttl * 3
+        {
+            return Err(Loss::ClockAhead(format!(
+                "the clock has read ahead of real time for {:?}, by {} ms",
+                since.elapsed(),
+                now_ms - trusted_ms
+            )));
+        }
         let window = millis(self.options.window);
-        if self.hwm_ms.saturating_sub(now_ms) < window / 2 {
-            // No faster than real time since the last reading that agreed with it,
-            // plus a second: a jump ahead is taken in at the pace of real time.
-            let (anchor_ms, at) = self.trusted;
-            let allowed_ms = anchor_ms + millis(at.elapsed()) + 1000;
-            let trusted_ms = if now_ms <= allowed_ms {
-                self.trusted = (now_ms, Instant::now());
-                now_ms
-            } else {
-                allowed_ms
-            };
-            let reserve_ms = trusted_ms + window;
-            if reserve_ms > self.hwm_ms {
-                match timeout(
-                    budget,
-                    self.store
-                        .reserve(self.shared.identity, self.lease, self.hwm_ms, reserve_ms),
-                )
-                .await
-                {
-                    Ok(Ok(Reservation::Committed)) => self.hwm_ms = reserve_ms,
-                    Ok(Ok(Reservation::NotOwner)) => {
-                        return Err("the ownership check failed: the lease is off the owner key, or the high-water mark moved".to_owned());
-                    }
-                    // Try again at the next tick; the ceiling stays where it is.
-                    Ok(Err(_)) | Err(_) => {}
+        let reserve_ms = trusted_ms + window;
+        if self.hwm_ms.saturating_sub(trusted_ms) < window / 2 && reserve_ms > self.hwm_ms {
+            let reserve =
+                self.store
+                    .reserve(self.shared.identity, self.lease, self.hwm_ms, reserve_ms);
+            match within(ttl, reserve).await {
+                Ok(Reservation::Committed) => self.hwm_ms = reserve_ms,
+                Ok(Reservation::NotOwner) => {
+                    return Err(Loss::Lease("the ownership check failed: the lease is off the owner key, or the high-water mark moved".to_owned()));
                 }
+                // Try again at the next tick; the ceiling stays where it is.
+                Err(_) => {}
             }
         }
         self.publish();
@@ -535,29 +618,27 @@ impl<S: Store, C: Clock> Holder<S, C> {
 
     /// A new lease on the same identity, above its high-water mark; then issues again.
     async fn reclaim(&mut self) -> Result<(), LeaseError> {
+        let ttl = self.options.ttl;
         // The old lease may have outlived a store that was down (etcd restores
         // leases on restart): revoke it, or our own owner key holds us off.
-        timeout(self.options.ttl / 3, self.store.release(self.lease))
-            .await
-            .map_err(|_| LeaseError::Store(crate::StoreError("no answer".to_owned())))??;
-        let lease = self.store.grant(self.options.ttl).await?;
+        within(ttl, self.store.release(self.lease)).await?;
+        let lease = within(ttl, self.store.grant(ttl)).await?;
         let identity = self.shared.identity;
-        let hwm_ms = match self
-            .store
-            .claim(identity, lease, &self.options.holder)
-            .await
-        {
+        let claimed = within(ttl, self.store.claim(identity, lease, &self.options.holder)).await;
+        let hwm_ms = match claimed {
             Ok(Claim::Won { hwm_ms }) => hwm_ms,
             Ok(Claim::Held { by }) => {
-                let _ = self.store.release(lease).await;
+                let _ = within(ttl, self.store.release(lease)).await;
                 return Err(LeaseError::Held { identity, by });
             }
             Err(e) => {
-                let _ = self.store.release(lease).await;
+                let _ = within(ttl, self.store.release(lease)).await;
                 return Err(e.into());
             }
         };
-        let (ttl, bound) = (self.options.ttl, self.options.max_clock_wait);
+        // Nothing at or below what the holders in between may have used.
+        self.shared.generator.raise_floor(hwm_ms);
+        let bound = self.options.max_clock_wait;
         let waited = wait_above(
             &*self.store,
             lease,
@@ -569,23 +650,26 @@ impl<S: Store, C: Clock> Holder<S, C> {
         )
         .await;
         let valid_until = match waited {
-            Ok(()) => renew(&*self.store, lease, self.margin).await,
+            Ok(()) => renew(&*self.store, lease, ttl, self.margin).await,
             Err(e) => Err(e),
         };
         let valid_until = match valid_until {
             Ok(valid_until) => valid_until,
             Err(e) => {
-                let _ = self.store.release(lease).await;
+                let _ = within(ttl, self.store.release(lease)).await;
                 return Err(e);
             }
         };
         self.lease = lease;
         self.hwm_ms = hwm_ms;
         self.valid_until = valid_until;
-        self.next_keep_alive = Instant::now() + self.options.ttl / 3;
+        self.next_keep_alive = Instant::now() + ttl / 3;
         if let Err(reason) = self.first_reservation().await {
-            let _ = self.store.release(lease).await;
+            let _ = within(ttl, self.store.release(lease)).await;
             return Err(LeaseError::Store(crate::StoreError(reason)));
+        }
+        if self.shared.stopping.load(Ordering::SeqCst) {
+            return Err(LeaseError::Store(crate::StoreError("released".to_owned())));
         }
         self.shared.update(|s| s.state = State::Holding);
         self.shared.generator.resume();
@@ -594,7 +678,7 @@ impl<S: Store, C: Clock> Holder<S, C> {
 
     async fn release(self) {
         self.shared.generator.halt();
-        let _ = timeout(self.options.ttl / 3, self.store.release(self.lease)).await;
+        let _ = within(self.options.ttl, self.store.release(self.lease)).await;
         self.shared.update(|s| s.state = State::Released);
     }
 }

@@ -43,8 +43,13 @@
 //!   ahead), never past the lease's end; then calls are refused until etcd answers.
 //! - **The clock is behind the HWM**: the holder waits up to
 //!   [`LeaseOptions::max_clock_wait`]; further behind is [`LeaseError::ClockBehind`].
-//! - **The clock jumps ahead**: reservations advance no faster than real time, so
-//!   one bad reading cannot push the HWM far ahead for every later holder.
+//! - **The clock steps back** after the claim: the generator issues nothing at or
+//!   below the HWM it read (its floor); a step back within the generator's
+//!   tolerance is waited out, a larger one is an error.
+//! - **The clock jumps ahead**: reservations advance no faster than real time
+//!   since the claim (plus a second), so one bad reading cannot push the HWM far
+//!   ahead for every later holder; IDs are refused meanwhile, and a clock still
+//!   ahead after three TTLs stops the holder ([`State::Stopped`]).
 
 mod error;
 mod etcd;

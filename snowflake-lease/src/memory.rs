@@ -188,7 +188,11 @@ impl Store for MemStore {
             .owners
             .get(&identity)
             .is_some_and(|(_, l)| *l == lease.0);
-        let unmoved = mem.hwms.get(&identity).copied().unwrap_or(0) == expected_ms;
+        // As in etcd: 0 means no HWM yet, and an HWM is never lowered.
+        let unmoved = match mem.hwms.get(&identity).copied() {
+            None => expected_ms == 0,
+            Some(ms) => expected_ms != 0 && ms == expected_ms && ms < new_ms,
+        };
         if owned && unmoved {
             mem.hwms.insert(identity, new_ms);
             Ok(Reservation::Committed)

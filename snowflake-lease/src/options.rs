@@ -100,9 +100,9 @@ impl LeaseOptions {
     /// [`LeaseError::InvalidPrefix`] or [`LeaseError::InvalidOption`].
     pub fn check(&self) -> Result<(), LeaseError> {
         check_prefix(&self.prefix)?;
-        if self.ttl < Duration::from_secs(1) {
+        if self.ttl < Duration::from_secs(1) || self.ttl.subsec_nanos() != 0 {
             return Err(LeaseError::InvalidOption(format!(
-                "ttl {:?} is below etcd's 1 s",
+                "ttl {:?} must be whole seconds, at least 1 (etcd's unit)",
                 self.ttl
             )));
         }
@@ -110,6 +110,14 @@ impl LeaseOptions {
             return Err(LeaseError::InvalidOption(format!(
                 "window {:?} must be above 0 and below the ttl ({:?})",
                 self.window, self.ttl
+            )));
+        }
+        // A holder that just left an identity reserved up to a window ahead: its
+        // successor must be able to wait that out.
+        if self.window >= self.max_clock_wait {
+            return Err(LeaseError::InvalidOption(format!(
+                "window {:?} must be below max_clock_wait ({:?})",
+                self.window, self.max_clock_wait
             )));
         }
         Ok(())

@@ -160,7 +160,7 @@ pub trait Store: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Option<Duration>, StoreError>> + Send;
 
     /// In one transaction: if `lease` is on the owner key and the high-water mark
-    /// is still `expected_ms`, writes `new_ms`.
+    /// is still `expected_ms` (0: there is none yet) and below `new_ms`, writes `new_ms`.
     fn reserve(
         &self,
         identity: Identity,

@@ -91,12 +91,22 @@ impl HolderProcess {
         assert!(status.success());
     }
 
-    /// Every ID it printed so far.
+    /// Every ID it printed so far, and how many calls it refused.
+    fn output(&self) -> (Vec<u64>, usize) {
+        let mut ids = Vec::new();
+        let mut refused = 0;
+        for line in self.lines.try_iter() {
+            if let Some(id) = line.strip_prefix("id ").and_then(|id| id.parse().ok()) {
+                ids.push(id);
+            } else if line == "refused" {
+                refused += 1;
+            }
+        }
+        (ids, refused)
+    }
+
     fn ids(&self) -> Vec<u64> {
-        self.lines
-            .try_iter()
-            .filter_map(|line| line.strip_prefix("id ").and_then(|id| id.parse().ok()))
-            .collect()
+        self.output().0
     }
 }
 
@@ -129,8 +139,9 @@ fn holder_process() {
         println!("holding");
         let until = Instant::now() + Duration::from_secs(run.parse().unwrap());
         while Instant::now() < until {
-            if let Ok(id) = generator.try_next_id() {
-                println!("id {id}");
+            match generator.try_next_id() {
+                Ok(id) => println!("id {id}"),
+                Err(_) => println!("refused"),
             }
             tokio::time::sleep(Duration::from_millis(1)).await;
         }
@@ -226,9 +237,11 @@ async fn a_paused_holder_issues_nothing_its_successor_can_issue() {
     // Past its TTL: the identity frees, and a successor takes it and issues.
     let mut options = options(3, 3, 2);
     options.claim_wait = Duration::from_secs(10);
-    let successor = LeasedGenerator::start(store(&etcd, &options).await, options)
-        .await
-        .unwrap();
+    // Its clock 1.5 s behind: without the fence its first IDs would fall among the paused holder's.
+    let successor =
+        LeasedGenerator::start_with_clock(store(&etcd, &options).await, options, Offset(-1500))
+            .await
+            .unwrap();
     let mut theirs = Vec::new();
     let resume_at = Instant::now() + Duration::from_secs(1);
     let mut resumed = false;
@@ -243,8 +256,16 @@ async fn a_paused_holder_issues_nothing_its_successor_can_issue() {
         }
         tokio::time::sleep(Duration::from_millis(1)).await;
     }
-    let after = holder.ids();
+    // Let the woken holder try for a while.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (after, refused) = holder.output();
+    assert!(refused > 0, "the woken holder was never refused");
     let successor_first = theirs[0];
+    let paused_last = before.iter().max().copied().unwrap();
+    assert!(
+        successor_first > paused_last,
+        "the successor started above the paused holder"
+    );
     // What the paused holder issued after waking is below everything the successor issues.
     for id in &after {
         assert!(
@@ -416,4 +437,40 @@ async fn bad_endpoints_and_silence_are_clear_errors() {
         )),
         "{error}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lease_revoked_behind_its_back_halts_the_holder_at_once() {
+    let Some(etcd) =
+        Etcd::start_or_skip("a_lease_revoked_behind_its_back_halts_the_holder_at_once")
+    else {
+        return;
+    };
+    let mut opts = options(7, 7, 3);
+    opts.on_loss = snowflake_lease::OnLoss::Stop;
+    let generator = LeasedGenerator::start(store(&etcd, &opts).await, opts.clone())
+        .await
+        .unwrap();
+    assert!(generator.try_next_id().is_ok());
+    // Another client revokes the lease on the owner key.
+    let mut client = etcd_client::Client::connect([etcd.endpoint()], None)
+        .await
+        .unwrap();
+    let owner = client
+        .get(format!("{}/owner/07/07", opts.prefix), None)
+        .await
+        .unwrap();
+    let lease = owner.kvs()[0].lease();
+    client.lease_revoke(lease).await.unwrap();
+    let revoked = Instant::now();
+    while !matches!(generator.status().state, State::Stopped(_)) {
+        assert!(
+            revoked.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            generator.status()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(generator.try_next_id().is_err());
+    assert_eq!(generator.status().lease_losses, 1);
 }

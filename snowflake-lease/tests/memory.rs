@@ -232,7 +232,9 @@ async fn store_down_it_issues_to_the_ceiling_never_past_the_lease() {
     // The store is back: the lease had expired there too; it claims again above the HWM.
     let hwm = store.hwm(identity()).unwrap();
     store.set_unreachable(false);
-    sleep(Duration::from_secs(1)).await;
+    // Within the reclaim's backoff, at most a third of the TTL.
+    sleep(Duration::from_secs(4)).await;
+    assert_eq!(generator.status().state, State::Holding);
     assert!(generator.try_next_id().unwrap().timestamp_ms() > hwm);
 }
 
@@ -386,4 +388,51 @@ async fn many_threads_never_see_a_duplicate() {
     ids.dedup();
     assert_eq!(ids.len(), count);
     assert!(count > 0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_clock_stepping_back_after_the_claim_never_reaches_the_hwm() {
+    let store = shared_store();
+    store.set_hwm(identity(), T0 + 1_000);
+    let clock = TestClock::new();
+    let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
+    assert!(generator.try_next_id().unwrap().timestamp_ms() > T0 + 1_000);
+    // The clock steps back 1.5 s, below the HWM the claim read.
+    clock.step(-1_500);
+    for _ in 0..20 {
+        match generator.try_next_id() {
+            Ok(id) => assert!(id.timestamp_ms() > T0 + 1_000, "{id:?}"),
+            Err(e) => assert!(
+                matches!(
+                    e,
+                    GenerateError::ClockMovedBackwards { .. } | GenerateError::ClockStalled { .. }
+                ),
+                "{e}"
+            ),
+        }
+    }
+    // Nor does the HWM ever go down.
+    sleep(Duration::from_secs(3)).await;
+    assert!(store.hwm(identity()).unwrap() >= T0 + 3_000);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_reservation_never_lowers_the_hwm() {
+    use snowflake_lease::{Reservation, Store};
+    let store = MemStore::new();
+    let lease = store.grant(Duration::from_secs(10)).await.unwrap();
+    store.claim(identity(), lease, "me").await.unwrap();
+    assert_eq!(
+        store.reserve(identity(), lease, 0, 100).await.unwrap(),
+        Reservation::Committed
+    );
+    assert_eq!(
+        store.reserve(identity(), lease, 100, 50).await.unwrap(),
+        Reservation::NotOwner
+    );
+    assert_eq!(
+        store.reserve(identity(), lease, 0, 200).await.unwrap(),
+        Reservation::NotOwner
+    );
+    assert_eq!(store.hwm(identity()), Some(100));
 }

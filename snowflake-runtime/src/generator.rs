@@ -253,6 +253,43 @@ impl<C: Clock> Generator<C> {
         }
     }
 
+    /// Issues nothing at or below `timestamp_ms` from now on: the next ID is in a
+    /// later millisecond, waited for within the tolerance if the clock is behind
+    /// it. A leased holder raises it to the high-water mark it read, so that a clock
+    /// stepping back cannot reach into milliseconds an earlier holder used.
+    /// Never lowers what was issued; keeps a [halt](Generator::halt).
+    ///
+    /// ```
+    /// let generator = snowflake_kit::Generator::new(1, 1)?;
+    /// let now = generator.next_id().timestamp_ms();
+    /// generator.raise_floor(now);
+    /// assert!(generator.next_id().timestamp_ms() > now);
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// ```
+    pub fn raise_floor(&self, timestamp_ms: u64) {
+        let floor = (timestamp_ms
+            .saturating_add(1)
+            .saturating_sub(TWITTER_EPOCH_MS))
+        .min(MAX_TIMESTAMP_MS - TWITTER_EPOCH_MS + 1)
+            << SEQUENCE_BITS;
+        let mut current = self.next.load(Ordering::Relaxed);
+        loop {
+            let raised = (current & HALTED) | (current & !HALTED).max(floor);
+            if raised == current {
+                return;
+            }
+            match self.next.compare_exchange_weak(
+                current,
+                raised,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return,
+                Err(actual) => current = actual,
+            }
+        }
+    }
+
     /// Stops issuing: every call returns [`GenerateError::Halted`] until
     /// [`resume`](Generator::resume). No ID is issued after `halt` returns, from
     /// any thread: the halt is a bit of the one atomic every ID is reserved from.

@@ -579,3 +579,33 @@ fn ceiling_and_halt_messages() {
     );
     assert_eq!(GenerateError::Halted.to_string(), "the generator is halted");
 }
+
+#[test]
+fn the_floor_keeps_ids_above_a_high_water_mark() {
+    let clock = ManualClock::at(T);
+    let generator = Generator::with_clock(1, 1, Arc::clone(&clock))
+        .unwrap()
+        .with_tolerance(Duration::from_millis(5));
+    generator.raise_floor(T - 100);
+    assert_eq!(generator.try_next_id().unwrap().timestamp_ms(), T);
+    // The clock is 10 ms behind the floor: more than the tolerance, an error at once.
+    generator.raise_floor(T + 10);
+    assert_eq!(
+        generator.try_next_id(),
+        Err(GenerateError::ClockMovedBackwards {
+            by_ms: 10,
+            tolerance_ms: 5
+        })
+    );
+    clock.set(T + 11);
+    assert_eq!(generator.try_next_id().unwrap().timestamp_ms(), T + 11);
+    // A lower floor changes nothing; a halt survives a raise.
+    generator.raise_floor(T);
+    assert_eq!(generator.try_next_id().unwrap().timestamp_ms(), T + 11);
+    generator.halt();
+    generator.raise_floor(T + 20);
+    assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
+    generator.resume();
+    clock.set(T + 21);
+    assert_eq!(generator.try_next_id().unwrap().timestamp_ms(), T + 21);
+}
