@@ -264,6 +264,7 @@ const SCRIPT: &str = r#"
   decode.addEventListener("input", () => {
     const id = document.getElementById("decode-id").value.trim();
     if (id) ask("/v1/decode/" + encodeURIComponent(id), ["id"]);
+    else { clearTimeout(pending); errors([], ["id"]); }
   });
   result.addEventListener("click", (event) => {
     if (event.target.id === "copy" && navigator.clipboard) {

@@ -78,19 +78,45 @@ impl Response {
 
 /// `GET path` on a fresh connection.
 pub(crate) fn get(addr: &str, path: &str) -> Response {
+    request(addr, "GET", path, None)
+}
+
+/// `DELETE path`, on a fresh connection.
+pub(crate) fn request_delete(addr: &str, path: &str) -> Response {
+    request(addr, "DELETE", path, None)
+}
+
+/// `POST path` with a JSON body, on a fresh connection.
+pub(crate) fn post(addr: &str, path: &str, body: &serde_json::Value) -> Response {
+    request(addr, "POST", path, Some(body))
+}
+
+fn request(addr: &str, method: &str, path: &str, body: Option<&serde_json::Value>) -> Response {
     let mut stream = TcpStream::connect(addr).expect("the server accepts");
     stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
+        .set_read_timeout(Some(Duration::from_secs(30)))
         .unwrap();
+    let body = body.map(serde_json::Value::to_string).unwrap_or_default();
     write!(
         stream,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
     )
     .unwrap();
+    // Read what the headers announce: some servers (chromedriver) keep the
+    // connection open after the answer, whatever the request said.
     let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).unwrap();
-    let raw = String::from_utf8(raw).unwrap();
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap();
+    let mut buffer = [0; 8192];
+    let header_end = loop {
+        if let Some(at) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at;
+        }
+        let n = stream.read(&mut buffer).unwrap();
+        assert!(n > 0, "the connection closed before the headers ended");
+        raw.extend_from_slice(&buffer[..n]);
+    };
+    let head = String::from_utf8(raw[..header_end].to_vec()).unwrap();
     let mut lines = head.lines();
     let status = lines
         .next()
@@ -104,14 +130,32 @@ pub(crate) fn get(addr: &str, path: &str) -> Response {
         .filter_map(|l| l.split_once(':'))
         .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
         .collect();
+    let length = headers
+        .iter()
+        .find(|(n, _)| n == "content-length")
+        .and_then(|(_, v)| v.parse::<usize>().ok());
     let chunked = headers
         .iter()
         .any(|(n, v)| n == "transfer-encoding" && v == "chunked");
-    let body = if chunked {
-        unchunk(body)
-    } else {
-        body.to_owned()
-    };
+    let body_start = header_end + 4;
+    loop {
+        let have = raw.len() - body_start;
+        let done = match length {
+            Some(length) => have >= length,
+            None if chunked => raw[body_start..].windows(5).any(|w| w == b"0\r\n\r\n"),
+            None => false,
+        };
+        if done {
+            break;
+        }
+        let n = stream.read(&mut buffer).unwrap();
+        if n == 0 {
+            break;
+        }
+        raw.extend_from_slice(&buffer[..n]);
+    }
+    let body = String::from_utf8(raw[body_start..].to_vec()).unwrap();
+    let body = if chunked { unchunk(&body) } else { body };
     Response {
         status,
         headers,
