@@ -1,5 +1,5 @@
 //! The page in a real browser: Debian's headless Chromium, driven through
-//! chromedriver's WebDriver API. Missing, they skip saying why; under CI that fails.
+//! chromedriver's `WebDriver` API. Missing, they skip saying why; under CI that fails.
 
 mod support;
 
@@ -50,7 +50,7 @@ fn profile(name: &str) -> std::path::PathBuf {
     dir
 }
 
-/// A WebDriver session on a chromedriver of its own.
+/// A `WebDriver` session on a chromedriver of its own.
 struct Browser {
     driver: Child,
     addr: String,
