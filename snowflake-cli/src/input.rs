@@ -1,80 +1,159 @@
 //! Command-line values -> numbers, with one-line errors that name the argument.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::ffi::OsString;
 
 use sf::ComposeError;
-use time::OffsetDateTime;
-use time::format_description::well_known::Rfc3339;
 
-use crate::Failure;
+/// Every bad argument of a command, so that all of them are reported at once.
+#[derive(Default)]
+pub(crate) struct Problems(pub(crate) Vec<String>);
 
-/// A decimal integer: digits only, so `-1`, `+1` and `0x1F` are refused rather than misread.
-pub(crate) fn number(arg: &str, text: &str) -> Result<u64, Failure> {
+impl Problems {
+    /// The value, or `None` with its error written down.
+    pub(crate) fn record<T>(&mut self, checked: Result<T, String>) -> Option<T> {
+        checked.map_err(|message| self.0.push(message)).ok()
+    }
+}
+
+/// A field of an ID, as an option of `compose` and `generate`.
+#[derive(Clone, Copy)]
+pub(crate) enum Field {
+    Dc,
+    Machine,
+    Seq,
+}
+
+impl Field {
+    fn flag(self) -> &'static str {
+        match self {
+            Field::Dc => "--dc",
+            Field::Machine => "--machine",
+            Field::Seq => "--seq",
+        }
+    }
+
+    /// The value, checked against the field's range by the runtime's own `compose`, the
+    /// other fields at their smallest values.
+    pub(crate) fn parse(self, text: &str) -> Result<u64, String> {
+        let max = match self {
+            Field::Dc => sf::MAX_DATACENTER,
+            Field::Machine => sf::MAX_MACHINE,
+            Field::Seq => sf::MAX_SEQUENCE,
+        };
+        let value = number(self.flag(), text, &format!(" in 0..={max}"))?;
+        let (dc, machine, seq) = match self {
+            Field::Dc => (value, 0, 0),
+            Field::Machine => (0, value, 0),
+            Field::Seq => (0, 0, value),
+        };
+        sf::compose(sf::TWITTER_EPOCH_MS, dc, machine, seq)
+            .map(|_| value)
+            .map_err(|e| compose_error(&e))
+    }
+}
+
+/// A decimal integer: digits only, so `-1`, `+1` and `0x1F` are refused rather than
+/// misread. `range` ends the message, such as ` in 0..=31`.
+pub(crate) fn number(flag: &str, text: &str, range: &str) -> Result<u64, String> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(Failure::Usage(format!(
-            "invalid {arg} {text:?}: expected a whole number of decimal digits{}",
-            range(arg)
-        )));
+        return Err(format!(
+            "invalid {flag} {text:?}: expected a whole number of decimal digits{range}"
+        ));
     }
     text.parse().map_err(|_| {
-        Failure::Usage(format!(
-            "invalid {arg} {text:?}: larger than 64 bits; expected a whole number{}",
-            range(arg)
-        ))
+        format!("invalid {flag} {text:?}: larger than 64 bits; expected a whole number{range}")
     })
 }
 
-/// The values an argument takes, for messages.
-fn range(arg: &str) -> String {
-    match arg {
-        "--dc" => format!(" in 0..={}", sf::MAX_DATACENTER),
-        "--machine" => format!(" in 0..={}", sf::MAX_MACHINE),
-        "--seq" => format!(" in 0..={}", sf::MAX_SEQUENCE),
-        _ => String::new(),
+/// `--ts`: Unix milliseconds, or an RFC 3339 date read by the runtime.
+pub(crate) fn timestamp(text: &str) -> Result<u64, String> {
+    let range = format!("{}..={}", sf::TWITTER_EPOCH_MS, sf::MAX_TIMESTAMP_MS);
+    let ms = match Number::read(text) {
+        Some(Number::Digits) => text
+            .parse()
+            .map_err(|_| format!("out of range; expected Unix milliseconds in {range}")),
+        Some(Number::Negative) => Err(format!("negative; expected Unix milliseconds in {range}")),
+        Some(Number::Plus) => Err(format!(
+            "a `+` sign; expected Unix milliseconds as digits only, in {range}"
+        )),
+        Some(Number::Fraction) => Err(format!(
+            "not a whole number; expected Unix milliseconds in {range}"
+        )),
+        None => sf::parse_rfc3339(text).map_err(|e| match e {
+            // The runtime's reason names 1970; what a snowflake holds is narrower.
+            sf::Rfc3339Error::BeforeUnixEpoch => format!(
+                "{e}; expected a date in {}..={}",
+                sf::TWITTER_EPOCH_RFC3339,
+                sf::MAX_TIMESTAMP_RFC3339
+            ),
+            e => e.to_string(),
+        }),
     }
+    .map_err(|why| format!("invalid --ts {text:?}: {why}"))?;
+    sf::compose(ms, 0, 0, 0)
+        .map(|_| ms)
+        .map_err(|e| compose_error(&e))
 }
 
-/// `--ts`: Unix milliseconds, or an RFC 3339 date with at most millisecond precision.
-pub(crate) fn timestamp(text: &str) -> Result<u64, Failure> {
-    if text.bytes().all(|b| b.is_ascii_digit()) && !text.is_empty() {
-        return number("--ts", text);
+/// What a `--ts` that is not a date looks like: `-1`, `+1`, `1.5`, or digits.
+enum Number {
+    Digits,
+    Negative,
+    Plus,
+    Fraction,
+}
+
+impl Number {
+    /// `[+-]digits[.digits]`, or `None` for anything else (a date, perhaps).
+    fn read(text: &str) -> Option<Number> {
+        let (sign, unsigned) = match text.as_bytes().first() {
+            Some(b'-') => (Some(Number::Negative), &text[1..]),
+            Some(b'+') => (Some(Number::Plus), &text[1..]),
+            _ => (None, text),
+        };
+        let (whole, fraction) = match unsigned.split_once('.') {
+            Some((whole, fraction)) => (whole, Some(fraction)),
+            None => (unsigned, None),
+        };
+        let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        if whole.is_empty() || !digits(whole) || !fraction.is_none_or(digits) {
+            return None;
+        }
+        Some(match (sign, fraction) {
+            (Some(sign), _) => sign,
+            (None, Some(_)) => Number::Fraction,
+            (None, None) => Number::Digits,
+        })
     }
-    let date = OffsetDateTime::parse(text, &Rfc3339).map_err(|e| {
-        Failure::Usage(format!(
-            "invalid --ts {text:?}: expected Unix milliseconds or an RFC 3339 date such as 2022-06-28T16:07:40.105Z ({e})"
-        ))
-    })?;
-    let nanos = date.unix_timestamp_nanos();
-    if nanos % 1_000_000 != 0 {
-        return Err(Failure::Usage(format!(
-            "invalid --ts {text:?}: finer than a millisecond; snowflake timestamps are whole milliseconds"
-        )));
-    }
-    u64::try_from(nanos / 1_000_000).map_err(|_| {
-        Failure::Usage(format!(
-            "invalid --ts {text:?}: before the Twitter epoch ({}); expected {}..={} ms",
-            sf::TWITTER_EPOCH_RFC3339,
-            sf::TWITTER_EPOCH_MS,
-            sf::MAX_TIMESTAMP_MS
-        ))
-    })
 }
 
 /// The argument that a compose error is about, and the runtime's own message.
 pub(crate) fn compose_error(e: &ComposeError) -> String {
-    let arg = match e {
+    let flag = match e {
         ComposeError::DatacenterOutOfRange(_) => "--dc",
         ComposeError::MachineOutOfRange(_) => "--machine",
         ComposeError::SequenceOutOfRange(_) => "--seq",
         _ => "--ts",
     };
-    format!("{arg}: {e}")
+    format!("{flag}: {e}")
 }
 
-/// Now, in Unix milliseconds.
-pub(crate) fn now_ms() -> u64 {
-    let since_1970 = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    u64::try_from(since_1970.as_millis()).unwrap_or(u64::MAX)
+/// The spelling of `generate`'s count option on the command line, `-n` or `--count`, so
+/// that its errors name what was typed: clap keeps the value, not the spelling.
+pub(crate) fn count_flag(args: impl IntoIterator<Item = OsString>) -> &'static str {
+    let mut args = args.into_iter().skip_while(|arg| arg != "generate").skip(1);
+    while let Some(arg) = args.next() {
+        let arg = arg.as_encoded_bytes();
+        if arg == b"--" {
+            break;
+        } else if arg == b"--count" || arg.starts_with(b"--count=") {
+            return "--count";
+        } else if arg.starts_with(b"-n") {
+            return "-n";
+        } else if arg == b"--dc" || arg == b"--machine" {
+            // Its value, which may look like an option.
+            args.next();
+        }
+    }
+    "-n"
 }

@@ -6,19 +6,25 @@
 //! snowflake generate --dc 1 --machine 1 -n 5
 //! ```
 //!
-//! Bad input: one line on stderr naming the argument, the value and what is
-//! allowed, and exit status 2. `--json` writes one JSON object per line.
+//! Bad input: a line on stderr for each bad argument, naming it, the value and what is
+//! allowed, and exit status 2. `decode` reports each bad ID with its place (`argument 2:`,
+//! `line 7:`), decodes the others, and exits with 2 at the end. Times are RFC 3339 in
+//! UTC with three fraction digits. `--json` writes one JSON object per line. Into a file
+//! or a pipe, output goes out in blocks of 64 KiB; `decode` also writes out what it has
+//! whenever it waits for the next line of stdin.
 
+mod decode;
 mod input;
 mod output;
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, IsTerminal, StdoutLock, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use sf::{Generator, Snowflake};
+use sf::{Clock, GenerateError, Generator, Snowflake, SystemClock};
 
-use crate::output::Format;
+use crate::input::{Field, Problems};
+use crate::output::{Format, Out};
 
 /// Compose, decode and generate Twitter-layout Snowflake IDs.
 #[derive(Parser, Debug)]
@@ -49,6 +55,11 @@ enum Command {
         format: FormatArgs,
     },
     /// Split IDs into their fields; reads one ID per line from stdin when none are given.
+    ///
+    /// Spaces and tabs around an ID are ignored, in arguments and in stdin lines alike;
+    /// blank lines are skipped, and a UTF-8 byte-order mark at the start. A bad ID is
+    /// reported on stderr with its place (`argument 2: ...`, `line 7: ...`), the others
+    /// are still decoded, and the exit status is then 2.
     Decode {
         /// IDs in decimal.
         #[arg(value_name = "ID")]
@@ -57,6 +68,11 @@ enum Command {
         format: FormatArgs,
     },
     /// Issue live IDs from a generator, one per line.
+    ///
+    /// Each run has a generator of its own: two processes with the same --dc and
+    /// --machine at the same time can issue the same IDs (59 duplicates turned up across
+    /// 200 parallel runs). Give each concurrent process its own --dc/--machine pair, or
+    /// take the IDs from one long-running generator, such as the coming snowflake-server.
     Generate {
         #[command(flatten)]
         node: NodeArgs,
@@ -88,11 +104,12 @@ struct NodeArgs {
 }
 
 impl NodeArgs {
-    fn parse(&self) -> Result<(u64, u64), Failure> {
-        Ok((
-            input::number("--dc", &self.dc)?,
-            input::number("--machine", &self.machine)?,
-        ))
+    /// `--dc` and `--machine`, each bad one recorded in `problems`.
+    fn parse(&self, problems: &mut Problems) -> (Option<u64>, Option<u64>) {
+        (
+            problems.record(Field::Dc.parse(&self.dc)),
+            problems.record(Field::Machine.parse(&self.machine)),
+        )
     }
 }
 
@@ -114,9 +131,14 @@ impl FormatArgs {
 }
 
 /// Why the command stopped.
+#[derive(Debug)]
 enum Failure {
-    /// Bad input: exit status 2.
-    Usage(String),
+    /// Bad arguments, a message for each: exit status 2.
+    Usage(Vec<String>),
+    /// Bad IDs, each reported already while `decode` went on: exit status 2.
+    BadIds,
+    /// The generator's clock failed it: exit status 1.
+    Clock(GenerateError),
     /// Reading or writing failed: exit status 1, or 0 for a closed pipe.
     Io(io::Error),
 }
@@ -136,39 +158,70 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            return usage_error(
-                "missing command: expected `compose`, `decode` or `generate` (see --help)",
-            );
+            let missing =
+                "missing command: expected `compose`, `decode` or `generate` (see --help)";
+            return report(Err(Failure::Usage(vec![missing.into()])), &mut io::stderr());
         }
-        Err(e) => return usage_error(&one_line(&e.to_string())),
+        Err(e) => {
+            let _ = write!(io::stderr(), "{}", short(&e.render().to_string()));
+            return ExitCode::from(2);
+        }
     };
-    match run(cli.command) {
+    report(run(cli.command), &mut io::stderr())
+}
+
+/// Writes what stopped the command, if anything, to `stderr`; returns the exit status.
+fn report(result: Result<(), Failure>, stderr: &mut impl Write) -> ExitCode {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Usage(message)) => usage_error(&message),
+        Err(Failure::Usage(messages)) => {
+            for message in messages {
+                let _ = writeln!(stderr, "error: {message}");
+            }
+            ExitCode::from(2)
+        }
+        Err(Failure::BadIds) => ExitCode::from(2),
+        Err(Failure::Clock(e)) => {
+            let _ = writeln!(stderr, "error: cannot generate IDs: {e}");
+            ExitCode::FAILURE
+        }
         // `snowflake generate -n 1000000 | head -1`: the reader has what it wanted.
         Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Io(e)) => {
-            let _ = writeln!(io::stderr(), "error: {e}");
+            let _ = writeln!(stderr, "error: {e}");
             ExitCode::FAILURE
         }
     }
 }
 
-fn usage_error(message: &str) -> ExitCode {
-    let message = message.strip_prefix("error: ").unwrap_or(message);
-    let _ = writeln!(io::stderr(), "error: {message}");
-    ExitCode::from(2)
+/// Clap's error, short: its message on one line, then its first tip (a similar
+/// argument, how to pass `-1` as a value) if it has one; no usage block.
+fn short(rendered: &str) -> String {
+    let first = rendered.split("\n\n").next().unwrap_or(rendered);
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    let mut short = format!(
+        "error: {}\n",
+        first.split_whitespace().collect::<Vec<_>>().join(" ")
+    );
+    let tip = rendered
+        .lines()
+        .map(str::trim)
+        .find(|line| line.starts_with("tip: "));
+    if let Some(tip) = tip {
+        short.push_str(tip);
+        short.push('\n');
+    }
+    short
 }
 
-/// Clap's message without its usage block, on one line.
-fn one_line(message: &str) -> String {
-    let message = message.split("\n\n").next().unwrap_or(message);
-    message.split_whitespace().collect::<Vec<_>>().join(" ")
+/// Stdout, buffered, coloured if wanted.
+fn stdout(format: &FormatArgs) -> Out<StdoutLock<'static>> {
+    let stdout = io::stdout();
+    let colour = output::wants_colour(stdout.is_terminal());
+    Out::new(stdout.lock(), format.format(), colour)
 }
 
 fn run(command: Command) -> Result<(), Failure> {
-    // Buffered: `generate -n 1000000` would otherwise make a write call per line.
-    let mut out = io::BufWriter::new(anstream::stdout().lock());
     match command {
         Command::Compose {
             ts,
@@ -176,22 +229,33 @@ fn run(command: Command) -> Result<(), Failure> {
             seq,
             format,
         } => {
+            let mut problems = Problems::default();
             let ts = match ts {
-                Some(ts) => input::timestamp(&ts)?,
-                None => input::now_ms(),
+                Some(ts) => problems.record(input::timestamp(&ts)),
+                None => Some(SystemClock.now_ms()),
             };
-            let (dc, machine) = node.parse()?;
-            let id = sf::compose(ts, dc, machine, input::number("--seq", &seq)?)
-                .map_err(|e| Failure::Usage(input::compose_error(&e)))?;
-            output::write(&mut out, id, format.format(), false)?;
+            let (dc, machine) = node.parse(&mut problems);
+            let seq = problems.record(Field::Seq.parse(&seq));
+            let (Some(ts), Some(dc), Some(machine), Some(seq)) = (ts, dc, machine, seq) else {
+                return Err(Failure::Usage(problems.0));
+            };
+            let id = sf::compose(ts, dc, machine, seq)
+                .map_err(|e| Failure::Usage(vec![input::compose_error(&e)]))?;
+            let mut out = stdout(&format);
+            out.table(id)?;
+            out.flush()?;
         }
         Command::Decode { ids, format } => {
-            if ids.is_empty() {
-                decode_stdin(&mut out, format.format())?;
+            let mut out = stdout(&format);
+            let mut stderr = io::stderr().lock();
+            let bad = if ids.is_empty() {
+                decode::lines(io::stdin().lock(), &mut out, &mut stderr)?
             } else {
-                for (index, text) in ids.iter().enumerate() {
-                    decode_one(&mut out, text, format.format(), index, "")?;
-                }
+                decode::arguments(&ids, &mut out, &mut stderr)?
+            };
+            out.flush()?;
+            if bad > 0 {
+                return Err(Failure::BadIds);
             }
         }
         Command::Generate {
@@ -199,57 +263,29 @@ fn run(command: Command) -> Result<(), Failure> {
             count,
             format,
         } => {
-            let (dc, machine) = node.parse()?;
-            let count = input::number("-n", &count)?;
+            let mut problems = Problems::default();
+            let (dc, machine) = node.parse(&mut problems);
+            let flag = input::count_flag(std::env::args_os());
+            let count = problems.record(input::number(flag, &count, ""));
+            let (Some(dc), Some(machine), Some(count)) = (dc, machine, count) else {
+                return Err(Failure::Usage(problems.0));
+            };
             let generator = Generator::new(dc, machine)
-                .map_err(|e| Failure::Usage(input::compose_error(&e)))?;
-            generate(&mut out, &generator, count, format.format())?;
+                .map_err(|e| Failure::Usage(vec![input::compose_error(&e)]))?;
+            let mut out = stdout(&format);
+            let generated = generate(&mut out, &generator, count);
+            // The IDs issued before a clock failure are good: they go out first.
+            out.flush()?;
+            generated?;
         }
     }
-    out.flush()?;
     Ok(())
 }
 
-/// Decodes the `index`-th ID and writes it; `place` (such as `line 3: `) starts its error.
-fn decode_one(
-    out: &mut impl Write,
-    text: &str,
-    format: Format,
-    index: usize,
-    place: &str,
-) -> Result<(), Failure> {
-    let id: Snowflake = text
-        .parse()
-        .map_err(|e| Failure::Usage(format!("{place}invalid ID {text:?}: {e}")))?;
-    // A blank line between the human blocks of several IDs.
-    if format == Format::Human && index > 0 {
-        writeln!(out)?;
-    }
-    output::write(out, id, format, true)?;
-    Ok(())
-}
-
-fn decode_stdin(out: &mut impl Write, format: Format) -> Result<(), Failure> {
-    let mut shown = 0;
-    for (number, line) in io::stdin().lock().lines().enumerate() {
-        let line = line?;
-        let text = line.trim();
-        if text.is_empty() {
-            continue;
-        }
-        decode_one(out, text, format, shown, &format!("line {}: ", number + 1))?;
-        // Each answer as soon as its line is read, for interactive use and pipes.
-        out.flush()?;
-        shown += 1;
-    }
-    Ok(())
-}
-
-fn generate(
-    out: &mut impl Write,
-    generator: &Generator,
+fn generate<C: Clock, W: Write>(
+    out: &mut Out<W>,
+    generator: &Generator<C>,
     count: u64,
-    format: Format,
 ) -> Result<(), Failure> {
     // A batch at a time: one clock reading and one atomic operation per millisecond's worth.
     let mut batch = [Snowflake::MAX; 1024];
@@ -258,14 +294,55 @@ fn generate(
         let n = usize::try_from(left.min(1024)).unwrap_or(1024);
         generator
             .try_fill(&mut batch[..n])
-            .map_err(|e| Failure::Io(io::Error::other(e)))?;
+            .map_err(Failure::Clock)?;
         for id in &batch[..n] {
-            match format {
-                Format::Human => writeln!(out, "{id}")?,
-                Format::Json => output::write(out, *id, format, false)?,
-            }
+            out.line(*id)?;
         }
         left -= n as u64;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A clock stuck before the Twitter epoch.
+    struct Before2010;
+
+    impl Clock for Before2010 {
+        fn now_ms(&self) -> u64 {
+            1_000
+        }
+    }
+
+    #[test]
+    fn clock_failure_is_its_own_failure_with_status_1() {
+        let generator = Generator::with_clock(1, 1, Before2010).expect("valid node");
+        let mut out = Out::new(Vec::new(), Format::Human, false);
+        let failure = generate(&mut out, &generator, 3).expect_err("the clock is before 2010");
+        assert!(
+            matches!(
+                failure,
+                Failure::Clock(GenerateError::ClockBeforeEpoch { now_ms: 1_000 })
+            ),
+            "{failure:?}"
+        );
+        let mut stderr = Vec::new();
+        assert_eq!(report(Err(failure), &mut stderr), ExitCode::FAILURE);
+        assert_eq!(
+            String::from_utf8_lossy(&stderr),
+            "error: cannot generate IDs: the clock reads 1000 ms, before the Twitter epoch \
+             (1288834974657 ms, 2010-11-04T01:42:54.657Z)\n"
+        );
+    }
+
+    #[test]
+    fn clap_errors_keep_the_message_and_the_first_tip() {
+        let rendered = "error: unexpected argument '--dcc' found\n\n  tip: a similar argument exists: '--dc'\n  tip: another\n\nUsage: snowflake compose --dc <N>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            short(rendered),
+            "error: unexpected argument '--dcc' found\ntip: a similar argument exists: '--dc'\n"
+        );
+    }
 }

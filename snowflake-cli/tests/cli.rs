@@ -29,6 +29,10 @@ const TWEET_JSON: &str = r#"{"id":"1541815603606036480","timestamp_ms":165643246
 "#;
 
 fn snowflake(args: &[&str], stdin: &str) -> Output {
+    snowflake_bytes(args, stdin.as_bytes())
+}
+
+fn snowflake_bytes(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_snowflake"))
         .args(args)
         .env_remove("NO_COLOR")
@@ -38,13 +42,14 @@ fn snowflake(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("piped")
-        .write_all(stdin.as_bytes())
-        .expect("stdin written");
-    child.wait_with_output().expect("the binary ends")
+    let mut pipe = child.stdin.take().expect("piped");
+    let stdin = stdin.to_vec();
+    // From a thread: with a large input, the child waits for its stdout to be read
+    // while this would wait for its stdin to be.
+    let writer = std::thread::spawn(move || pipe.write_all(&stdin));
+    let out = child.wait_with_output().expect("the binary ends");
+    writer.join().expect("writer ends").expect("stdin written");
+    out
 }
 
 /// Runs a command that must succeed; returns its stdout.
@@ -324,6 +329,16 @@ fn help_and_version() {
     );
 }
 
+/// Runs a command that must fail on bad input with several lines on stderr, or a tip: exit
+/// status 2, nothing on stdout; returns stderr.
+fn bad_lines(args: &[&str], stdin: &str) -> String {
+    let out = snowflake(args, stdin);
+    let stderr = String::from_utf8(out.stderr).expect("UTF-8");
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+    stderr
+}
+
 /// Arguments, stdin, and the one line expected on stderr.
 type Case = (&'static [&'static str], &'static str, &'static str);
 
@@ -400,7 +415,7 @@ const COMPOSE_ERRORS: &[Case] = &[
             "1",
         ],
         "",
-        "error: invalid --ts \"2022-06-28T16:07:40.1051Z\": finer than a millisecond; snowflake timestamps are whole milliseconds",
+        "error: invalid --ts \"2022-06-28T16:07:40.1051Z\": finer than a millisecond: snowflake timestamps are whole milliseconds, so fraction digits past the third must be 0",
     ),
     (
         &[
@@ -413,12 +428,12 @@ const COMPOSE_ERRORS: &[Case] = &[
             "1",
         ],
         "",
-        "error: invalid --ts \"yesterday\": expected Unix milliseconds or an RFC 3339 date such as 2022-06-28T16:07:40.105Z (the 'year' component could not be parsed)",
+        "error: invalid --ts \"yesterday\": expected a four-digit year at byte 0, found `y`",
     ),
     (
         &["compose", "--ts", "-5", "--dc", "1", "--machine", "1"],
         "",
-        "error: invalid --ts \"-5\": expected Unix milliseconds or an RFC 3339 date such as 2022-06-28T16:07:40.105Z (the 'year' component could not be parsed)",
+        "error: invalid --ts \"-5\": negative; expected Unix milliseconds in 1288834974657..=3487858230208",
     ),
     (
         &[
@@ -431,7 +446,7 @@ const COMPOSE_ERRORS: &[Case] = &[
             "1",
         ],
         "",
-        "error: invalid --ts \"1969-12-31T23:59:59Z\": before the Twitter epoch (2010-11-04T01:42:54.657Z); expected 1288834974657..=3487858230208 ms",
+        "error: invalid --ts \"1969-12-31T23:59:59Z\": before 1970-01-01T00:00:00Z, where Unix milliseconds begin; expected a date in 2010-11-04T01:42:54.657Z..=2080-07-10T17:30:30.208Z",
     ),
     (
         &["compose", "--machine", "1"],
@@ -449,22 +464,17 @@ const DECODE_ERRORS: &[Case] = &[
     (
         &["decode", "12a"],
         "",
-        "error: invalid ID \"12a\": invalid character `a` at byte 2: a snowflake id is decimal digits only",
+        "error: argument 1: invalid ID \"12a\": invalid character `a` at byte 2: a snowflake id is decimal digits only",
     ),
     (
         &["decode", "9223372036854775808"],
         "",
-        "error: invalid ID \"9223372036854775808\": 9223372036854775808 has the sign bit set: a snowflake id is at most 9223372036854775807",
+        "error: argument 1: invalid ID \"9223372036854775808\": 9223372036854775808 has the sign bit set: a snowflake id is at most 9223372036854775807",
     ),
     (
         &["decode", "18446744073709551616"],
         "",
-        "error: invalid ID \"18446744073709551616\": number too large: a snowflake id is at most 9223372036854775807",
-    ),
-    (
-        &["decode", "-1"],
-        "",
-        "error: unexpected argument '-1' found",
+        "error: argument 1: invalid ID \"18446744073709551616\": number too large: a snowflake id is at most 9223372036854775807",
     ),
     (
         &["decode"],
@@ -514,17 +524,433 @@ fn generate_and_usage_bad_input() {
 }
 
 #[test]
-fn bad_line_after_good_ones_stops_with_status_2() {
+fn bad_line_after_good_ones_is_reported_and_decoding_goes_on() {
     let out = snowflake(
         &["decode", "--json"],
         "4194439168\nnope\n1541815603606036480\n",
     );
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(String::from_utf8_lossy(&out.stdout), SEED_JSON);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{SEED_JSON}{TWEET_JSON}")
+    );
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "error: line 2: invalid ID \"nope\": invalid character `n` at byte 0: a snowflake id is decimal digits only\n"
     );
+}
+
+#[test]
+fn decode_reports_every_bad_line_and_argument() {
+    let out = snowflake(&["decode"], "x\n4194439168\n\n12a\n1541815603606036480\n");
+    assert_eq!(out.status.code(), Some(2));
+    let seed = SEED.replace(
+        "(1288834975657 ms)\n",
+        "(1288834975657 ms)\nmacro      snowflake!(ts = \"2010-11-04T01:42:55.657Z\", dc = 1, machine = 1, seq = 0)\n",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{seed}\n{TWEET}")
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: line 1: invalid ID \"x\": invalid character `x` at byte 0: a snowflake id is decimal digits only\n\
+         error: line 4: invalid ID \"12a\": invalid character `a` at byte 2: a snowflake id is decimal digits only\n"
+    );
+
+    let out = snowflake(&["decode", "--json", "1x", "4194439168", "", "-"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), SEED_JSON);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: argument 1: invalid ID \"1x\": invalid character `x` at byte 1: a snowflake id is decimal digits only\n\
+         error: argument 3: invalid ID \"\": empty text: a snowflake id is decimal digits\n\
+         error: argument 4: invalid ID \"-\": invalid character `-` at byte 0: a snowflake id is decimal digits only\n"
+    );
+}
+
+#[test]
+fn arguments_are_trimmed_like_lines() {
+    assert_eq!(ok(&["decode", " 1541815603606036480\t"]), TWEET);
+    assert_eq!(
+        ok_with_stdin(&["decode"], "\t1541815603606036480 \r\n"),
+        TWEET
+    );
+    assert!(ok(&["decode", "--help"]).contains("in arguments and in stdin lines alike"));
+}
+
+#[test]
+fn invalid_utf8_on_stdin_is_a_bad_line() {
+    let out = snowflake_bytes(
+        &["decode", "--json"],
+        b"4194439168\n12\xff3\n1541815603606036480\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{SEED_JSON}{TWEET_JSON}")
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: line 2: invalid ID \"12\\xff3\": invalid UTF-8 at byte 2: a snowflake id is decimal digits only\n"
+    );
+}
+
+#[test]
+fn a_byte_order_mark_before_the_first_line_is_skipped() {
+    let out = snowflake_bytes(
+        &["decode", "--json"],
+        b"\xef\xbb\xbf1541815603606036480\r\n",
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), TWEET_JSON);
+}
+
+#[test]
+fn times_have_three_fraction_digits() {
+    let args = [
+        "compose",
+        "--ts",
+        "2022-06-28T16:07:40Z",
+        "--dc",
+        "11",
+        "--machine",
+        "26",
+    ];
+    let human = ok(&args);
+    assert!(
+        human.contains("\ntime       2022-06-28T16:07:40.000Z (1656432460000 ms)\n"),
+        "{human}"
+    );
+    let json = ok(&[&args[..], &["--json"]].concat());
+    assert_eq!(field(&json, "time"), "2022-06-28T16:07:40.000Z");
+    let id = field(&json, "id").to_owned();
+    let decoded = ok(&["decode", &id]);
+    assert!(
+        decoded.contains(
+            "\nmacro      snowflake!(ts = \"2022-06-28T16:07:40.000Z\", dc = 11, machine = 26, seq = 0)\n"
+        ),
+        "{decoded}"
+    );
+    let json = ok(&["decode", "--json", &id]);
+    assert_eq!(field(&json, "time"), "2022-06-28T16:07:40.000Z");
+    // The fraction is kept to the millisecond: `.100`, not `.1`.
+    let json = ok(&[
+        "compose",
+        "--ts",
+        "2022-06-28T16:07:40.1Z",
+        "--dc",
+        "0",
+        "--machine",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(field(&json, "time"), "2022-06-28T16:07:40.100Z");
+}
+
+#[test]
+fn compose_reports_every_bad_field() {
+    let stderr = bad_lines(
+        &[
+            "compose",
+            "--ts",
+            "-1",
+            "--dc",
+            "32",
+            "--machine",
+            "x",
+            "--seq",
+            "4096",
+        ],
+        "",
+    );
+    assert_eq!(
+        stderr,
+        "error: invalid --ts \"-1\": negative; expected Unix milliseconds in 1288834974657..=3487858230208\n\
+         error: --dc: datacenter 32 is out of range 0..=31 (5 bits)\n\
+         error: invalid --machine \"x\": expected a whole number of decimal digits in 0..=31\n\
+         error: --seq: sequence 4096 is out of range 0..=4095 (12 bits)\n"
+    );
+    let stderr = bad_lines(
+        &["generate", "--dc", "99", "--machine", "-2", "-n", "1.5"],
+        "",
+    );
+    assert_eq!(
+        stderr,
+        "error: --dc: datacenter 99 is out of range 0..=31 (5 bits)\n\
+         error: invalid --machine \"-2\": expected a whole number of decimal digits in 0..=31\n\
+         error: invalid -n \"1.5\": expected a whole number of decimal digits\n"
+    );
+}
+
+const TS_ERRORS: &[Case] = &[
+    (
+        &["compose", "--ts", "-1", "--dc", "1", "--machine", "1"],
+        "",
+        "error: invalid --ts \"-1\": negative; expected Unix milliseconds in 1288834974657..=3487858230208",
+    ),
+    (
+        &["compose", "--ts", "1.5", "--dc", "1", "--machine", "1"],
+        "",
+        "error: invalid --ts \"1.5\": not a whole number; expected Unix milliseconds in 1288834974657..=3487858230208",
+    ),
+    (
+        &[
+            "compose",
+            "--ts",
+            "+1288834975657",
+            "--dc",
+            "1",
+            "--machine",
+            "1",
+        ],
+        "",
+        "error: invalid --ts \"+1288834975657\": a `+` sign; expected Unix milliseconds as digits only, in 1288834974657..=3487858230208",
+    ),
+    (
+        &[
+            "compose",
+            "--ts",
+            "99999999999999999999",
+            "--dc",
+            "1",
+            "--machine",
+            "1",
+        ],
+        "",
+        "error: invalid --ts \"99999999999999999999\": out of range; expected Unix milliseconds in 1288834974657..=3487858230208",
+    ),
+    (
+        &[
+            "compose",
+            "--ts",
+            "2022-06-28716:07:40Z",
+            "--dc",
+            "1",
+            "--machine",
+            "1",
+        ],
+        "",
+        "error: invalid --ts \"2022-06-28716:07:40Z\": expected `T` between the date and the time at byte 10, found `7`",
+    ),
+    (
+        &[
+            "compose",
+            "--ts",
+            "2022-13-28T16:07:40Z",
+            "--dc",
+            "1",
+            "--machine",
+            "1",
+        ],
+        "",
+        "error: invalid --ts \"2022-13-28T16:07:40Z\": month 13 is out of range 1..=12",
+    ),
+    (
+        &[
+            "compose",
+            "--ts",
+            "2016-12-31T23:59:60Z",
+            "--dc",
+            "1",
+            "--machine",
+            "1",
+        ],
+        "",
+        "error: invalid --ts \"2016-12-31T23:59:60Z\": second 60 is a leap second, which Unix time and snowflake timestamps do not have",
+    ),
+];
+
+#[test]
+fn ts_errors_say_what_is_wrong() {
+    assert_bad(TS_ERRORS);
+}
+
+#[test]
+fn clap_errors_keep_one_tip() {
+    assert_eq!(
+        bad_lines(&["compose", "--dcc", "1", "--machine", "1"], ""),
+        "error: unexpected argument '--dcc' found\ntip: a similar argument exists: '--dc'\n"
+    );
+    assert_eq!(
+        bad_lines(&["decode", "-1"], ""),
+        "error: unexpected argument '-1' found\ntip: to pass '-1' as a value, use '-- -1'\n"
+    );
+}
+
+#[test]
+fn generate_help_warns_about_duplicate_ids() {
+    let help = ok(&["generate", "--help"])
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        help.contains(
+            "two processes with the same --dc and --machine at the same time can issue the same IDs"
+        ),
+        "{help}"
+    );
+    assert!(
+        help.contains("its own --dc/--machine pair") && help.contains("one long-running generator"),
+        "{help}"
+    );
+}
+
+#[test]
+fn clicolor_force_0_does_not_force_colour() {
+    let args = [
+        "compose",
+        "--ts",
+        "1288834975657",
+        "--dc",
+        "1",
+        "--machine",
+        "1",
+    ];
+    let out = Command::new(env!("CARGO_BIN_EXE_snowflake"))
+        .args(args)
+        .env("CLICOLOR_FORCE", "0")
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("runs");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), SEED);
+}
+
+#[test]
+fn count_errors_name_the_flag_written() {
+    let base = ["generate", "--dc", "1", "--machine", "1"];
+    for (count, expected) in [
+        (
+            &["--count", "ten"][..],
+            "error: invalid --count \"ten\": expected a whole number of decimal digits",
+        ),
+        (
+            &["--count=ten"],
+            "error: invalid --count \"ten\": expected a whole number of decimal digits",
+        ),
+        (
+            &["-n", "ten"],
+            "error: invalid -n \"ten\": expected a whole number of decimal digits",
+        ),
+        (
+            &["-nten"],
+            "error: invalid -n \"ten\": expected a whole number of decimal digits",
+        ),
+    ] {
+        assert_eq!(bad(&[&base[..], count].concat(), ""), expected, "{count:?}");
+    }
+}
+
+#[test]
+fn decode_answers_each_line_before_the_next_arrives() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snowflake"))
+        .args(["decode", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stdin = child.stdin.take().expect("piped");
+    let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+    let (answers, answered) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for _ in 0..2 {
+            let mut line = String::new();
+            stdout.read_line(&mut line).expect("a line");
+            answers.send(line).expect("sent");
+        }
+    });
+    // stdin stays open: an answer that waited for more input would never come.
+    for (id, json) in [
+        ("4194439168\n", SEED_JSON),
+        ("1541815603606036480\n", TWEET_JSON),
+    ] {
+        stdin.write_all(id.as_bytes()).expect("written");
+        stdin.flush().expect("flushed");
+        let answer = answered.recv_timeout(std::time::Duration::from_secs(20));
+        if answer.is_err() {
+            let _ = child.kill();
+        }
+        assert_eq!(answer.expect("an answer while stdin is open"), json);
+    }
+    drop(stdin);
+    reader.join().expect("reader ends");
+    assert!(child.wait().expect("ends").success());
+}
+
+#[test]
+fn decode_of_many_ids_agrees_with_generate() {
+    let ids = ok(&["generate", "--dc", "7", "--machine", "9", "-n", "20000"]);
+    let json = ok_with_stdin(&["decode", "--json"], &ids);
+    assert_eq!(json.lines().count(), 20_000);
+    for (id, line) in ids.lines().zip(json.lines()) {
+        assert_eq!(field(line, "id"), id);
+        assert_eq!(field(line, "datacenter"), "7");
+    }
+    let generated = ok(&[
+        "generate",
+        "--dc",
+        "7",
+        "--machine",
+        "9",
+        "-n",
+        "3",
+        "--json",
+    ]);
+    let mut again = String::new();
+    for line in generated.lines() {
+        again.push_str(field(line, "id"));
+        again.push('\n');
+    }
+    assert_eq!(ok_with_stdin(&["decode", "--json"], &again), generated);
+    let human = ok_with_stdin(&["decode"], &ids);
+    assert_eq!(human.matches("\nmacro      snowflake!(").count(), 20_000);
+    // A blank line between two tables, and one inside each.
+    assert_eq!(human.matches("\n\nid         ").count(), 19_999);
+    assert_eq!(human.matches("\n\n").count(), 39_999);
+}
+
+/// Bytes per write(2) to stdout, as strace counts them, of `snowflake ARGS < stdin > file`;
+/// `None` without a working strace.
+fn bytes_per_write(args: &[&str], stdin: &str) -> Option<usize> {
+    let dir = std::env::temp_dir().join(format!("snowflake-cli-writes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (input, output, trace) = (dir.join("in"), dir.join("out"), dir.join("trace"));
+    std::fs::write(&input, stdin).expect("input written");
+    let status = Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=write", "-o"])
+        .arg(&trace)
+        .arg(env!("CARGO_BIN_EXE_snowflake"))
+        .args(args)
+        .stdin(std::fs::File::open(&input).expect("input"))
+        .stdout(std::fs::File::create(&output).expect("output"))
+        .stderr(Stdio::null())
+        .status()
+        .ok()?;
+    if !status.success() {
+        return None;
+    }
+    let trace = std::fs::read_to_string(&trace).ok()?;
+    let writes = trace
+        .lines()
+        .filter(|line| line.contains("write(1, "))
+        .count();
+    let bytes = std::fs::metadata(&output).expect("output").len();
+    let _ = std::fs::remove_dir_all(&dir);
+    Some(usize::try_from(bytes).expect("fits") / writes.max(1))
+}
+
+#[test]
+fn decode_into_a_file_writes_at_least_4_kib_at_a_time() {
+    let ids = ok(&["generate", "--dc", "7", "--machine", "9", "-n", "20000"]);
+    for args in [&["decode"][..], &["decode", "--json"]] {
+        let Some(average) = bytes_per_write(args, &ids) else {
+            // The unit test `decode::tests` counts the writes without strace.
+            eprintln!("strace is not available: write sizes not checked");
+            return;
+        };
+        assert!(average >= 4096, "{args:?}: {average} bytes per write");
+    }
 }
 
 /// A field of a JSON line, without its quotes.
