@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# snowflake-server under wrk on loopback, in one run:
+#   /v1/id requests per second as a ratio to /healthz (bar: at least 0.9), and its p99 latency;
+#   /v1/ids?count=4096 in IDs per second as a share of the format's 4,096,000 (bar: at least 95%).
+# Usage: bash snowflake-bench/server-load.sh [SECONDS]   (default 10 s per endpoint; installs wrk if missing)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds=${1:-10}
+if ! command -v wrk >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+        apt-get install -y -qq wrk >/dev/null
+    else
+        echo "wrk is missing: install it (Debian: apt-get install wrk)" >&2
+        exit 1
+    fi
+fi
+cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p snowflake-server
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$root/target/release/snowflake-server" --listen "127.0.0.1:$port" --dc 1 --machine 1 >/dev/null &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+    curl -s "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+    sleep 0.05
+done
+
+# One wrk thread and 32 connections: the server gets the rest of the two cores.
+run() { # path -> "requests/s p99"
+    local out
+    out=$(wrk -t1 -c32 -d"${seconds}s" --latency "http://127.0.0.1:$port$1")
+    local rps p99
+    rps=$(awk '/Requests\/sec/ { print $2 }' <<<"$out")
+    p99=$(awk '$1 == "99%" { print $2 }' <<<"$out")
+    echo "$rps $p99"
+}
+# A warm-up, then the two endpoints to compare in turns, twice: the better run of each.
+wrk -t1 -c32 -d2s "http://127.0.0.1:$port/healthz" >/dev/null
+health_runs=$(run /healthz)
+id_runs=$(run /v1/id)
+health_runs+=$'\n'$(run /healthz)
+id_runs+=$'\n'$(run /v1/id)
+read -r health_rps health_p99 < <(sort -g -r <<<"$health_runs" | head -1)
+read -r id_rps id_p99 < <(sort -g -r <<<"$id_runs" | head -1)
+read -r ids_rps ids_p99 < <(run '/v1/ids?count=4096')
+
+echo "| endpoint | requests/s | p99 latency | figure |"
+echo "| --- | ---: | ---: | --- |"
+echo "| \`/healthz\` | $health_rps | $health_p99 | |"
+awk -v a="$id_rps" -v b="$health_rps" -v p="$id_p99" 'BEGIN { printf "| `/v1/id` | %s | %s | %.2fx `/healthz` (bar: at least 0.9) |\n", a, p, a / b }'
+awk -v a="$ids_rps" -v p="$ids_p99" 'BEGIN { printf "| `/v1/ids?count=4096` | %s | %s | %.0f IDs/s, %.1f%% of 4,096,000 (bar: at least 95%%) |\n", a, p, a * 4096, 100 * a * 4096 / 4096000 }'
