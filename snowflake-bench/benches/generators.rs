@@ -19,12 +19,11 @@
 use std::hint::black_box;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
-use snowflake_bench::{Contender, Plain, Snowdon, ours, wall_ms};
+use snowflake_bench::{BURST, Contender, Plain, Snowdon, burst_medians, ours, wall_ms};
 
 const CEILING: f64 = 4_096_000.0;
-const BURST: u16 = 4096;
 const BURSTS: usize = 301;
 const SUSTAIN: Duration = Duration::from_secs(1);
 
@@ -59,38 +58,6 @@ fn batch_of(generator: &dyn Contender) -> impl Fn() -> u64 + Sync + '_ {
         }
         256
     }
-}
-
-/// Median nanoseconds per ID of each of `bursts` (each issues [`BURST`] IDs).
-/// Each run starts right after a wall-clock millisecond boundary, 2 ms after the
-/// last, so that every generator starts in a fresh millisecond; the contenders
-/// take turns, so that a slower or busier moment of the machine hits them all.
-fn burst_ns_per_id(bursts: &[&dyn Fn()]) -> Vec<f64> {
-    let wall_ms = || {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis())
-    };
-    let mut samples = vec![Vec::with_capacity(BURSTS); bursts.len()];
-    for _ in 0..BURSTS {
-        for (burst, samples) in bursts.iter().zip(&mut samples) {
-            std::thread::sleep(Duration::from_millis(2));
-            let ms = wall_ms();
-            while wall_ms() == ms {
-                std::hint::spin_loop();
-            }
-            let started = Instant::now();
-            burst();
-            samples.push(started.elapsed().as_secs_f64() * 1e9 / f64::from(BURST));
-        }
-    }
-    samples
-        .into_iter()
-        .map(|mut samples| {
-            samples.sort_by(f64::total_cmp);
-            samples[BURSTS / 2]
-        })
-        .collect()
 }
 
 struct Row {
@@ -227,7 +194,7 @@ fn main() {
         .collect();
     bursts.push(Box::new(fill_burst));
     let burst_refs: Vec<&dyn Fn()> = bursts.iter().map(|b| &**b as &dyn Fn()).collect();
-    let ns = burst_ns_per_id(&burst_refs);
+    let ns = burst_medians(&burst_refs, BURSTS);
 
     let rows: Vec<Row> = contenders
         .iter()

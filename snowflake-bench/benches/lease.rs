@@ -14,37 +14,11 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use snowflake_bench::wall_ms;
+use snowflake_bench::{BURST, burst_medians};
 use snowflake_lease::harness::Etcd;
 use snowflake_lease::{EtcdStore, Identity, LeaseOptions, LeasedGenerator, MemStore};
 
-const BURST: u32 = 4096;
 const BURSTS: usize = 301;
-
-/// Median ns per call of each burst, the bursts taking turns, each started right
-/// after a wall-clock millisecond boundary.
-fn medians(bursts: &[&dyn Fn()]) -> Vec<f64> {
-    let mut samples = vec![Vec::with_capacity(BURSTS); bursts.len()];
-    for _ in 0..BURSTS {
-        for (burst, samples) in bursts.iter().zip(&mut samples) {
-            std::thread::sleep(Duration::from_millis(2));
-            let ms = wall_ms();
-            while wall_ms() == ms {
-                std::hint::spin_loop();
-            }
-            let started = Instant::now();
-            burst();
-            samples.push(started.elapsed().as_secs_f64() * 1e9 / f64::from(BURST));
-        }
-    }
-    samples
-        .into_iter()
-        .map(|mut s| {
-            s.sort_by(f64::total_cmp);
-            s[BURSTS / 2]
-        })
-        .collect()
-}
 
 fn median(mut values: Vec<Duration>) -> Duration {
     values.sort();
@@ -94,7 +68,7 @@ fn hot_path(runtime: &tokio::runtime::Runtime) {
             let _ = black_box(leased.try_next_id());
         }
     };
-    let ns = medians(&[&plain_burst, &leased_burst]);
+    let ns = burst_medians(&[&plain_burst, &leased_burst], BURSTS);
     assert_eq!(
         leased.status().refusals,
         0,

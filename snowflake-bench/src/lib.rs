@@ -13,7 +13,7 @@
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// One generator under test, driven through `&self` from any number of threads.
 pub trait Contender: Sync {
@@ -34,6 +34,42 @@ pub fn wall_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// Calls of one burst: a millisecond's worth of IDs, so that no generator runs out.
+pub const BURST: u16 = 4096;
+
+/// Median nanoseconds per call of each of `bursts` (each makes [`BURST`] calls),
+/// over `rounds` rounds. Each burst starts right after a wall-clock millisecond
+/// boundary, 2 ms after the last, so that every generator starts in a fresh
+/// millisecond; the bursts take turns, so that a slower or busier moment of the
+/// machine hits them all.
+///
+/// ```
+/// let ns = snowflake_bench::burst_medians(&[&|| {}], 3);
+/// assert_eq!(ns.len(), 1);
+/// ```
+pub fn burst_medians(bursts: &[&dyn Fn()], rounds: usize) -> Vec<f64> {
+    let mut samples = vec![Vec::with_capacity(rounds); bursts.len()];
+    for _ in 0..rounds {
+        for (burst, samples) in bursts.iter().zip(&mut samples) {
+            std::thread::sleep(Duration::from_millis(2));
+            let ms = wall_ms();
+            while wall_ms() == ms {
+                std::hint::spin_loop();
+            }
+            let started = Instant::now();
+            burst();
+            samples.push(started.elapsed().as_secs_f64() * 1e9 / f64::from(BURST));
+        }
+    }
+    samples
+        .into_iter()
+        .map(|mut samples| {
+            samples.sort_by(f64::total_cmp);
+            samples[samples.len() / 2]
+        })
+        .collect()
 }
 
 /// The floor every generator is measured against: one `SystemTime` reading and

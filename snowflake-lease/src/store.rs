@@ -173,6 +173,51 @@ pub trait Store: Send + Sync + 'static {
     fn release(&self, lease: LeaseId) -> impl Future<Output = Result<(), StoreError>> + Send;
 }
 
+/// A shared store is a store: a test keeps an `Arc` for its faults, the generator another.
+impl<S: Store> Store for std::sync::Arc<S> {
+    fn grant(&self, ttl: Duration) -> impl Future<Output = Result<LeaseId, StoreError>> + Send {
+        (**self).grant(ttl)
+    }
+
+    fn claim(
+        &self,
+        identity: Identity,
+        lease: LeaseId,
+        holder: &str,
+    ) -> impl Future<Output = Result<Claim, StoreError>> + Send {
+        (**self).claim(identity, lease, holder)
+    }
+
+    fn unclaim(
+        &self,
+        identity: Identity,
+        lease: LeaseId,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        (**self).unclaim(identity, lease)
+    }
+
+    fn keep_alive(
+        &self,
+        lease: LeaseId,
+    ) -> impl Future<Output = Result<Option<Duration>, StoreError>> + Send {
+        (**self).keep_alive(lease)
+    }
+
+    fn reserve(
+        &self,
+        identity: Identity,
+        lease: LeaseId,
+        expected_ms: u64,
+        new_ms: u64,
+    ) -> impl Future<Output = Result<Reservation, StoreError>> + Send {
+        (**self).reserve(identity, lease, expected_ms, new_ms)
+    }
+
+    fn release(&self, lease: LeaseId) -> impl Future<Output = Result<(), StoreError>> + Send {
+        (**self).release(lease)
+    }
+}
+
 /// The high-water mark as stored: Unix ms, zero-padded, so that keys list in order.
 pub(crate) fn hwm_text(ms: u64) -> String {
     format!("{ms:013}")

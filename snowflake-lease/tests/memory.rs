@@ -57,55 +57,12 @@ fn shared_store() -> Arc<MemStore> {
     Arc::new(MemStore::new())
 }
 
-// `Arc<MemStore>` as a store, so that the test keeps a handle for faults.
-mod arc_store {
-    use std::sync::Arc;
-    use std::time::Duration;
-
-    use snowflake_lease::{Claim, Identity, LeaseId, MemStore, Reservation, Store, StoreError};
-
-    pub(crate) struct Shared(pub(crate) Arc<MemStore>);
-
-    impl Store for Shared {
-        async fn grant(&self, ttl: Duration) -> Result<LeaseId, StoreError> {
-            self.0.grant(ttl).await
-        }
-        async fn claim(
-            &self,
-            identity: Identity,
-            lease: LeaseId,
-            holder: &str,
-        ) -> Result<Claim, StoreError> {
-            self.0.claim(identity, lease, holder).await
-        }
-        async fn unclaim(&self, identity: Identity, lease: LeaseId) -> Result<(), StoreError> {
-            self.0.unclaim(identity, lease).await
-        }
-        async fn keep_alive(&self, lease: LeaseId) -> Result<Option<Duration>, StoreError> {
-            self.0.keep_alive(lease).await
-        }
-        async fn reserve(
-            &self,
-            identity: Identity,
-            lease: LeaseId,
-            expected_ms: u64,
-            new_ms: u64,
-        ) -> Result<Reservation, StoreError> {
-            self.0.reserve(identity, lease, expected_ms, new_ms).await
-        }
-        async fn release(&self, lease: LeaseId) -> Result<(), StoreError> {
-            self.0.release(lease).await
-        }
-    }
-}
-use arc_store::Shared;
-
 async fn start(
     store: &Arc<MemStore>,
     options: LeaseOptions,
     clock: &TestClock,
 ) -> Result<LeasedGenerator<TestClock>, LeaseError> {
-    LeasedGenerator::start_with_clock(Shared(Arc::clone(store)), options, clock.clone()).await
+    LeasedGenerator::start_with_clock(Arc::clone(store), options, clock.clone()).await
 }
 
 #[tokio::test(start_paused = true)]
