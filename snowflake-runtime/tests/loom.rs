@@ -71,3 +71,34 @@ fn ids_and_a_batch_while_the_clock_moves() {
         check(&[mine, batch]);
     });
 }
+
+#[test]
+fn nothing_is_issued_after_a_halt_that_was_seen() {
+    loom::model(|| {
+        let generator =
+            Arc::new(Generator::with_clock(1, 1, ModelClock(AtomicU64::new(T))).unwrap());
+        let halted = Arc::new(loom::sync::atomic::AtomicBool::new(false));
+        let issuer = {
+            let (generator, halted) = (Arc::clone(&generator), Arc::clone(&halted));
+            loom::thread::spawn(move || {
+                let mut late = 0;
+                for _ in 0..2 {
+                    // A call that begins after it saw the halt must be refused.
+                    let after_halt = halted.load(Ordering::Acquire);
+                    if generator.try_next_id().is_ok() && after_halt {
+                        late += 1;
+                    }
+                }
+                late
+            })
+        };
+        generator.halt();
+        halted.store(true, Ordering::Release);
+        assert_eq!(issuer.join().unwrap(), 0);
+        // Resumed with a floor, it issues again, above it.
+        generator.raise_floor(T);
+        generator.resume();
+        generator.clock().0.store(T + 1, Ordering::Relaxed);
+        assert_eq!(generator.try_next_id().unwrap().timestamp_ms(), T + 1);
+    });
+}
