@@ -17,10 +17,15 @@ CRATES = ("snowflake_kit", "snowflake_runtime", "snowflake_cli", "snowflake_leas
 class Page(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
-        self.ids, self.links = set(), []
+        self.ids, self.links, self.redirect = set(), [], None
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
+        # rustdoc's stub for an item's private path: `<meta http-equiv="refresh" content="0;URL=...">`.
+        if tag == "meta" and attrs.get("http-equiv") == "refresh":
+            content = attrs.get("content", "")
+            if "URL=" in content:
+                self.redirect = content.split("URL=", 1)[1]
         if attrs.get("id"):
             self.ids.add(attrs["id"])
         if attrs.get("name"):
@@ -60,8 +65,13 @@ def main(root):
                     checked += 1
                     if not os.path.exists(target):
                         broken.append(f"{path}: {href} -> no such file")
-                    elif url.fragment and not url.fragment.startswith("L") and url.fragment not in parse(target).ids:
-                        broken.append(f"{path}: {href} -> no element with id {url.fragment!r}")
+                    elif url.fragment and not url.fragment.startswith("L"):
+                        page = parse(target)
+                        if page.redirect:
+                            target = os.path.normpath(os.path.join(os.path.dirname(target), page.redirect))
+                            page = parse(target) if os.path.exists(target) else Page()
+                        if url.fragment not in page.ids:
+                            broken.append(f"{path}: {href} -> no element with id {url.fragment!r}")
     for line in broken:
         print(line)
     print(f"doc links: {checked} checked, {len(broken)} broken")
