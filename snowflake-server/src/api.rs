@@ -5,8 +5,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::Json;
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use sf::{Clock, Snowflake, SystemClock};
@@ -27,6 +28,51 @@ pub(crate) struct IdJson {
     machine: u8,
     sequence: u16,
     binary: String,
+    /// The five segments, for the page's script: it renders them, knowing nothing of the format.
+    segments: [Segment; 5],
+}
+
+/// One of the five segments of an ID: its name, its bits, its value.
+#[derive(Serialize)]
+pub(crate) struct Segment {
+    pub(crate) name: &'static str,
+    pub(crate) bits: String,
+    pub(crate) value: u64,
+}
+
+/// The five segments of `id`, from its segmented binary and its parts.
+pub(crate) fn segments(id: Snowflake) -> [Segment; 5] {
+    let parts = id.parts();
+    let binary = id.segmented_binary().to_string();
+    let mut bits = binary.split(' ').map(str::to_owned);
+    let mut next = || bits.next().unwrap_or_default();
+    [
+        Segment {
+            name: "sign",
+            bits: next(),
+            value: 0,
+        },
+        Segment {
+            name: "timestamp",
+            bits: next(),
+            value: parts.timestamp_ms - sf::TWITTER_EPOCH_MS,
+        },
+        Segment {
+            name: "datacenter",
+            bits: next(),
+            value: parts.datacenter.into(),
+        },
+        Segment {
+            name: "machine",
+            bits: next(),
+            value: parts.machine.into(),
+        },
+        Segment {
+            name: "sequence",
+            bits: next(),
+            value: parts.sequence.into(),
+        },
+    ]
 }
 
 impl From<Snowflake> for IdJson {
@@ -40,6 +86,7 @@ impl From<Snowflake> for IdJson {
             machine: parts.machine,
             sequence: parts.sequence,
             binary: id.segmented_binary().to_string(),
+            segments: segments(id),
         }
     }
 }
@@ -171,29 +218,67 @@ pub(crate) async fn compose(Query(params): Query<HashMap<String, String>>) -> Re
     }
 }
 
-pub(crate) async fn decode(Path(text): Path<String>) -> Response {
+pub(crate) async fn decode(path: Result<Path<String>, PathRejection>) -> Response {
+    let Ok(Path(text)) = path else {
+        return bad_request(vec![FieldError {
+            field: "id",
+            message: "the ID in the path is not valid UTF-8: a snowflake id is decimal digits"
+                .to_owned(),
+        }]);
+    };
     match decode_text(&text) {
         Ok(id) => Json(IdJson::from(id)).into_response(),
         Err(error) => bad_request(vec![error]),
     }
 }
 
-pub(crate) async fn id(State(state): State<Arc<AppState>>) -> Response {
+/// IDs are issued once: never cached, and not issued for a `HEAD`, whose body is thrown away.
+fn issued(body: String) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// A `HEAD` of an endpoint that issues IDs: 405, for a `HEAD` would waste them.
+fn head_refused() -> Response {
+    let body = serde_json::json!({ "error": { "field": null, "message": "HEAD would issue IDs and throw them away: use GET" } });
+    let mut response = (StatusCode::METHOD_NOT_ALLOWED, Json(body)).into_response();
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("GET"));
+    response
+}
+
+pub(crate) async fn id(method: Method, State(state): State<Arc<AppState>>) -> Response {
+    if method == Method::HEAD {
+        return head_refused();
+    }
     match state.issuer.next_id() {
         Ok(id) => {
             state.metrics.issued.inc();
             // Written by hand: the one hot endpoint, and a fixed shape.
-            let body = format!("{{\"id\":\"{id}\"}}");
-            ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+            issued(format!("{{\"id\":\"{id}\"}}"))
         }
-        Err(why) => unavailable(&why),
+        Err(why) => {
+            state.metrics.refusals.inc();
+            unavailable(&why)
+        }
     }
 }
 
 pub(crate) async fn ids(
+    method: Method,
     State(state): State<Arc<AppState>>,
     Query(params): Query<HashMap<String, String>>,
 ) -> Response {
+    if method == Method::HEAD {
+        return head_refused();
+    }
     let count = match params.get("count") {
         None => 1,
         Some(text) => match number("count", text, "1..=4096") {
@@ -208,7 +293,10 @@ pub(crate) async fn ids(
         },
     };
     let mut out = vec![Snowflake::MAX; usize::try_from(count).unwrap_or(1)];
-    if let Err(why) = state.issuer.fill(&mut out) {
+    // A full millisecond's worth may spin to the next millisecond: off the worker's
+    // other tasks, so that /healthz and the rest stay prompt.
+    if let Err(why) = tokio::task::block_in_place(|| state.issuer.fill(&mut out)) {
+        state.metrics.refusals.inc();
         return unavailable(&why);
     }
     state.metrics.issued.inc_by(count);
@@ -224,7 +312,7 @@ pub(crate) async fn ids(
         body.push('"');
     }
     body.push_str("]}");
-    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+    issued(body)
 }
 
 pub(crate) async fn identity(State(state): State<Arc<AppState>>) -> Response {
@@ -243,6 +331,16 @@ pub(crate) async fn readyz(State(state): State<Arc<AppState>>) -> Response {
 }
 
 pub(crate) async fn not_found() -> Response {
-    let body = serde_json::json!({ "error": { "field": null, "message": "no such path; see GET / for the page and /v1/ for the API" } });
+    let body = serde_json::json!({ "error": { "field": null, "message": "no such path: the page is GET /, the API GET /v1/id, /v1/ids, /v1/compose, /v1/decode/{id} and /v1/identity" } });
     (StatusCode::NOT_FOUND, Json(body)).into_response()
+}
+
+pub(crate) async fn method_not_allowed() -> Response {
+    let body =
+        serde_json::json!({ "error": { "field": null, "message": "only GET is served here" } });
+    let mut response = (StatusCode::METHOD_NOT_ALLOWED, Json(body)).into_response();
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+    response
 }

@@ -85,7 +85,17 @@ impl Issuer {
     pub(crate) fn ready(&self) -> Result<(), Unavailable> {
         match self {
             Issuer::None => Err(Unavailable(NO_IDENTITY.to_owned())),
-            Issuer::Fixed(_) => Ok(()),
+            Issuer::Fixed(_) => {
+                // Without taking an ID: can the clock's reading be one?
+                let now_ms = SystemClock.now_ms();
+                if (sf::TWITTER_EPOCH_MS..=sf::MAX_TIMESTAMP_MS).contains(&now_ms) {
+                    Ok(())
+                } else {
+                    Err(Unavailable(format!(
+                        "the clock reads {now_ms} ms, outside the times an ID can carry"
+                    )))
+                }
+            }
             Issuer::Leased(generator) => {
                 let status = generator.status();
                 if status.state != State::Holding {
@@ -104,14 +114,11 @@ impl Issuer {
         }
     }
 
-    /// Lease losses and refusals so far, for the metrics.
-    pub(crate) fn counters(&self) -> (u64, u64) {
+    /// How many times the lease was lost, for the metrics.
+    pub(crate) fn lease_losses(&self) -> u64 {
         match self {
-            Issuer::Leased(generator) => {
-                let status = generator.status();
-                (status.lease_losses, status.refusals)
-            }
-            _ => (0, 0),
+            Issuer::Leased(generator) => generator.status().lease_losses,
+            _ => 0,
         }
     }
 

@@ -46,15 +46,15 @@ struct Args {
     /// Lease the identity from etcd at this address (http://host:port).
     #[arg(long, value_name = "URL")]
     etcd: Option<String>,
-    /// The key prefix in etcd.
-    #[arg(long, value_name = "P", default_value = "/snowflake-kit/v1/default")]
-    etcd_prefix: String,
+    /// The key prefix in etcd [default: /snowflake-kit/v1/default].
+    #[arg(long, value_name = "P")]
+    etcd_prefix: Option<String>,
     /// Lease any free identity (with --etcd).
     #[arg(long)]
     auto: bool,
-    /// The lease's time to live, in seconds (with --etcd).
-    #[arg(long, value_name = "SECONDS", default_value = "10")]
-    lease_ttl: String,
+    /// The lease's time to live, in seconds (with --etcd) [default: 10].
+    #[arg(long, value_name = "SECONDS")]
+    lease_ttl: Option<String>,
 }
 
 /// What the handlers share.
@@ -112,10 +112,16 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
         (None, None) => None,
     };
     let Some(endpoint) = &args.etcd else {
-        if args.auto {
-            return Err(Usage(
-                "--auto leases an identity from etcd: it needs --etcd URL".to_owned(),
-            ));
+        for (given, flag) in [
+            (args.auto, "--auto"),
+            (args.lease_ttl.is_some(), "--lease-ttl"),
+            (args.etcd_prefix.is_some(), "--etcd-prefix"),
+        ] {
+            if given {
+                return Err(Usage(format!(
+                    "{flag} is about an identity leased from etcd: it needs --etcd URL"
+                )));
+            }
         }
         return Ok((
             listen,
@@ -124,17 +130,19 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
             }),
         ));
     };
-    let ttl = match args.lease_ttl.parse::<u64>() {
+    let ttl_text = args.lease_ttl.as_deref().unwrap_or("10");
+    let ttl = match ttl_text.parse::<u64>() {
         Ok(seconds @ 1..=3600) => Duration::from_secs(seconds),
         _ => {
             return Err(Usage(format!(
-                "invalid --lease-ttl {:?}: expected whole seconds in 1..=3600",
-                args.lease_ttl
+                "invalid --lease-ttl {ttl_text:?}: expected whole seconds in 1..=3600"
             )));
         }
     };
     let mut options = LeaseOptions::default();
-    options.prefix.clone_from(&args.etcd_prefix);
+    if let Some(prefix) = &args.etcd_prefix {
+        options.prefix.clone_from(prefix);
+    }
     options.ttl = ttl;
     // The window must stay below the TTL.
     options.window = options.window.min(ttl / 2);
@@ -152,7 +160,10 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
             ));
         }
     };
-    options.check().map_err(|e| Usage(e.to_string()))?;
+    options.check().map_err(|e| match e {
+        LeaseError::InvalidPrefix(_) => Usage(format!("--etcd-prefix: {e}")),
+        e => Usage(e.to_string()),
+    })?;
     // A malformed URL is a bad flag; an unreachable one is found when connecting.
     if let Err(e @ LeaseError::InvalidEndpoint { .. }) = snowflake_lease::check_endpoint(endpoint) {
         return Err(Usage(e.to_string()));
@@ -214,6 +225,7 @@ pub(crate) fn app(state: Arc<AppState>) -> Router {
         .route("/readyz", get(api::readyz))
         .route("/metrics", get(metrics::metrics))
         .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(
             Arc::clone(&state),
             metrics::count,
@@ -221,8 +233,54 @@ pub(crate) fn app(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
+/// How long in-flight requests may take to finish after a stop signal.
+const DRAIN: Duration = Duration::from_secs(10);
+
 async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
-    let issuer = match plan {
+    // Before anything that can take a while (the claim waits for etcd), so that a
+    // stop signal never meets the default action, which would leave the lease held.
+    let mut stop = Stop::new().map_err(|e| format!("cannot handle signals: {e}"))?;
+    // The port first: a port in use must not cost a claim of an identity.
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+    let issuer = tokio::select! {
+        issuer = issuer(plan) => issuer?,
+        () = stop.wait() => return Ok(()),
+    };
+    let metrics = Metrics::new().map_err(|e| format!("cannot set up the metrics: {e}"))?;
+    let state = Arc::new(AppState { issuer, metrics });
+    let local = listener.local_addr().map_err(|e| e.to_string())?;
+    // A closed stdout is no reason to panic.
+    let _ = writeln!(
+        std::io::stdout(),
+        "snowflake-server listening on http://{local}"
+    );
+    let (stopping, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = axum::serve(listener, app(Arc::clone(&state))).with_graceful_shutdown(async {
+        let _ = stopped.await;
+    });
+    let mut serving = std::pin::pin!(serving.into_future());
+    let served = tokio::select! {
+        result = &mut serving => result,
+        () = stop.wait() => {
+            let _ = stopping.send(());
+            // In-flight requests finish within the drain time; a half-sent one does
+            // not hold the lease hostage, and a second signal ends the wait.
+            tokio::select! {
+                result = &mut serving => result,
+                () = tokio::time::sleep(DRAIN) => Ok(()),
+                () = stop.wait() => Ok(()),
+            }
+        }
+    };
+    state.issuer.release().await;
+    served.map_err(|e| format!("the server failed: {e}"))
+}
+
+/// The issuer a plan asks for: for a lease, connecting to etcd and claiming.
+async fn issuer(plan: Plan) -> Result<Issuer, String> {
+    Ok(match plan {
         Plan::None => Issuer::None,
         Plan::Fixed(dc, machine) => {
             Issuer::Fixed(sf::Generator::new(dc, machine).map_err(|e| e.to_string())?)
@@ -237,43 +295,40 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
                     .map_err(|e| e.to_string())?,
             )
         }
-    };
-    let metrics = Metrics::new().map_err(|e| format!("cannot set up the metrics: {e}"))?;
-    let state = Arc::new(AppState { issuer, metrics });
-    let listener = match tokio::net::TcpListener::bind(listen).await {
-        Ok(listener) => listener,
-        Err(e) => {
-            state.issuer.release().await;
-            return Err(format!("cannot listen on {listen}: {e}"));
-        }
-    };
-    let local = listener.local_addr().map_err(|e| e.to_string())?;
-    println!("snowflake-server listening on http://{local}");
-    let served = axum::serve(listener, app(Arc::clone(&state)))
-        .with_graceful_shutdown(shutdown())
-        .await;
-    state.issuer.release().await;
-    served.map_err(|e| format!("the server failed: {e}"))
+    })
 }
 
-/// SIGTERM or Ctrl-C.
-async fn shutdown() {
-    let ctrl_c = tokio::signal::ctrl_c();
+/// SIGTERM or Ctrl-C, listened for from the moment it is made.
+struct Stop {
     #[cfg(unix)]
-    {
-        let Ok(mut term) =
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        else {
-            let _ = ctrl_c.await;
-            return;
-        };
-        tokio::select! {
-            _ = ctrl_c => {}
-            _ = term.recv() => {}
+    term: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+}
+
+impl Stop {
+    fn new() -> std::io::Result<Stop> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Stop {
+                term: signal(SignalKind::terminate())?,
+                interrupt: signal(SignalKind::interrupt())?,
+            })
         }
+        #[cfg(not(unix))]
+        Ok(Stop {})
     }
-    #[cfg(not(unix))]
-    {
-        let _ = ctrl_c.await;
+
+    async fn wait(&mut self) {
+        #[cfg(unix)]
+        tokio::select! {
+            _ = self.term.recv() => {}
+            _ = self.interrupt.recv() => {}
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }

@@ -6,7 +6,7 @@ use axum::extract::{MatchedPath, Request, State};
 use axum::http::header;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use prometheus::{Encoder, IntCounter, IntCounterVec, IntGauge, Opts, Registry, TextEncoder};
+use prometheus::{Encoder, IntCounter, IntCounterVec, Opts, Registry, TextEncoder};
 
 use crate::AppState;
 
@@ -15,8 +15,8 @@ pub(crate) struct Metrics {
     registry: Registry,
     pub(crate) issued: IntCounter,
     requests: IntCounterVec,
-    lease_losses: IntGauge,
-    refusals: IntGauge,
+    lease_losses: IntCounter,
+    pub(crate) refusals: IntCounter,
 }
 
 impl Metrics {
@@ -30,13 +30,13 @@ impl Metrics {
             ),
             &["endpoint", "status"],
         )?;
-        let lease_losses = IntGauge::new(
-            "snowflake_lease_losses",
+        let lease_losses = IntCounter::new(
+            "snowflake_lease_losses_total",
             "times the identity's lease was lost",
         )?;
-        let refusals = IntGauge::new(
-            "snowflake_refusals",
-            "ID requests the leased generator refused (past its ceiling, or without a lease)",
+        let refusals = IntCounter::new(
+            "snowflake_refusals_total",
+            "ID requests answered 503: no identity, a lease lost, or the reserved time run out",
         )?;
         registry.register(Box::new(issued.clone()))?;
         registry.register(Box::new(requests.clone()))?;
@@ -72,15 +72,13 @@ pub(crate) async fn count(
 }
 
 pub(crate) async fn metrics(State(state): State<Arc<AppState>>) -> Response {
-    let (losses, refusals) = state.issuer.counters();
+    // The leased generator counts its losses; the counter catches up at each scrape.
+    let losses = state.issuer.lease_losses();
+    let counted = state.metrics.lease_losses.get();
     state
         .metrics
         .lease_losses
-        .set(i64::try_from(losses).unwrap_or(i64::MAX));
-    state
-        .metrics
-        .refusals
-        .set(i64::try_from(refusals).unwrap_or(i64::MAX));
+        .inc_by(losses.saturating_sub(counted));
     let mut body = Vec::new();
     let encoder = TextEncoder::new();
     // Encoding our own well-formed families into a Vec cannot fail; say so if it does.

@@ -9,7 +9,7 @@ use axum::extract::Query;
 use axum::response::Html;
 use sf::Snowflake;
 
-use crate::api::{FieldError, compose_form, decode_text};
+use crate::api::{FieldError, compose_form, decode_text, segments};
 
 /// HTML-escapes `text`, for values echoed into the page.
 fn escape(text: &str) -> String {
@@ -27,46 +27,42 @@ fn escape(text: &str) -> String {
     out
 }
 
-/// The five segments: name, CSS class.
-const SEGMENTS: [(&str, &str); 5] = [
-    ("sign", "sign"),
-    ("timestamp", "ts"),
-    ("datacenter", "dc"),
-    ("machine", "machine"),
-    ("sequence", "seq"),
-];
+/// The CSS class of each segment, by name.
+fn class(name: &str) -> &'static str {
+    match name {
+        "sign" => "sign",
+        "timestamp" => "ts",
+        "datacenter" => "dc",
+        "machine" => "machine",
+        _ => "seq",
+    }
+}
 
 /// The result block for `id`: the ID, its time, its bits segment by segment.
 fn result(id: Snowflake) -> String {
-    let parts = id.parts();
-    let binary = id.segmented_binary().to_string();
-    let values = [
-        "0".to_owned(),
-        (parts.timestamp_ms - sf::TWITTER_EPOCH_MS).to_string(),
-        parts.datacenter.to_string(),
-        parts.machine.to_string(),
-        parts.sequence.to_string(),
-    ];
     let mut bits = String::new();
     let mut legend = String::new();
-    for (((name, class), segment), value) in SEGMENTS.iter().zip(binary.split(' ')).zip(&values) {
+    for segment in segments(id) {
+        let class = class(segment.name);
         if !bits.is_empty() {
             bits.push(' ');
         }
-        let _ = write!(bits, r#"<span class="seg {class}">{segment}</span>"#);
+        let _ = write!(bits, r#"<span class="seg {class}">{}</span>"#, segment.bits);
         let _ = write!(
             legend,
-            r#"<tr class="{class}"><th scope="row">{name}</th><td>{}</td><td>{value}</td></tr>"#,
-            segment.len()
+            r#"<tr class="{class}"><th scope="row">{}</th><td>{}</td><td>{}</td></tr>"#,
+            segment.name,
+            segment.bits.len(),
+            segment.value
         );
     }
     format!(
-        r#"<p class="id">ID <output id="id">{id}</output> <button type="button" id="copy">Copy</button></p>
+        r#"<p class="id">ID <output id="id">{id}</output> <button type="button" id="copy" hidden>Copy</button></p>
 <p>Time <output id="time">{time}</output> <span class="muted">(<output id="ms">{ms}</output> ms)</span></p>
 <code id="binary">{bits}</code>
 <table id="legend"><thead><tr><th scope="col">field</th><th scope="col">bits</th><th scope="col">value</th></tr></thead><tbody>{legend}</tbody></table>"#,
         time = id.rfc3339(),
-        ms = parts.timestamp_ms,
+        ms = id.timestamp_ms(),
     )
 }
 
@@ -199,7 +195,7 @@ const SCRIPT: &str = r#"
   const compose = document.getElementById("compose");
   const decode = document.getElementById("decode");
   const result = document.getElementById("result");
-  const segments = [["sign", "sign"], ["timestamp", "ts"], ["datacenter", "dc"], ["machine", "machine"], ["sequence", "seq"]];
+  const classes = { sign: "sign", timestamp: "ts", datacenter: "dc", machine: "machine", sequence: "seq" };
   const text = (tag, value, attrs = {}) => {
     const node = document.createElement(tag);
     node.textContent = value;
@@ -207,13 +203,9 @@ const SCRIPT: &str = r#"
     return node;
   };
   const show = (d) => {
-    const bits = d.binary.split(" ");
-    const values = ["0", String(d.timestamp_ms - 1288834974657), String(d.datacenter), String(d.machine), String(d.sequence)];
     result.replaceChildren();
     const idLine = text("p", "ID ", { class: "id" });
-    idLine.append(text("output", d.id, { id: "id" }), " ");
-    const copy = text("button", "Copy", { type: "button", id: "copy" });
-    idLine.append(copy);
+    idLine.append(text("output", d.id, { id: "id" }), " ", text("button", "Copy", { type: "button", id: "copy" }));
     const time = text("p", "Time ");
     time.append(text("output", d.time, { id: "time" }), " ");
     const ms = text("span", "(", { class: "muted" });
@@ -221,11 +213,12 @@ const SCRIPT: &str = r#"
     time.append(ms);
     const code = text("code", "", { id: "binary" });
     const body = document.createElement("tbody");
-    segments.forEach(([name, cls], i) => {
+    d.segments.forEach((s, i) => {
+      const cls = classes[s.name] || "seq";
       if (i > 0) code.append(" ");
-      code.append(text("span", bits[i], { class: "seg " + cls }));
+      code.append(text("span", s.bits, { class: "seg " + cls }));
       const row = text("tr", "", { class: cls });
-      row.append(text("th", name, { scope: "row" }), text("td", String(bits[i].length)), text("td", values[i]));
+      row.append(text("th", s.name, { scope: "row" }), text("td", String(s.bits.length)), text("td", String(s.value)));
       body.append(row);
     });
     const table = text("table", "", { id: "legend" });
@@ -236,6 +229,7 @@ const SCRIPT: &str = r#"
     table.append(head, body);
     result.append(idLine, time, code, table);
   };
+  const stale = () => result.replaceChildren(text("p", "Fix the fields marked above.", { class: "muted" }));
   const errors = (list, fields) => {
     for (const f of fields) {
       const message = (list.find((e) => e.field === f) || {}).message || "";
@@ -244,31 +238,54 @@ const SCRIPT: &str = r#"
       if (message) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
     }
   };
-  let pending;
-  const ask = (url, fields) => {
-    clearTimeout(pending);
-    pending = setTimeout(async () => {
-      try {
-        const answer = await fetch(url);
-        const body = await answer.json();
-        if (answer.ok) { errors([], fields); show(body); }
-        else errors(body.errors || [body.error], fields);
-      } catch (e) { /* offline: the form still works */ }
-    }, 120);
+  // One request at a time per form: a newer one aborts the older, so answers never arrive out of order.
+  const asker = (fields) => {
+    let timer, inflight;
+    return {
+      ask(url) {
+        clearTimeout(timer);
+        timer = setTimeout(async () => {
+          if (inflight) inflight.abort();
+          inflight = new AbortController();
+          try {
+            const answer = await fetch(url, { signal: inflight.signal });
+            const body = await answer.json();
+            if (answer.ok) { errors([], fields); show(body); }
+            else { errors(body.errors || [body.error], fields); stale(); }
+          } catch (e) { /* aborted, or offline: the form still works */ }
+        }, 120);
+      },
+      clear() { clearTimeout(timer); if (inflight) inflight.abort(); errors([], fields); },
+    };
   };
+  const composing = asker(["ts", "dc", "machine", "seq"]);
+  const decoding = asker(["id"]);
   compose.addEventListener("input", () => {
     const params = new URLSearchParams(new FormData(compose));
     history.replaceState(null, "", "?" + params);
-    ask("/v1/compose?" + params, ["ts", "dc", "machine", "seq"]);
+    composing.ask("/v1/compose?" + params);
   });
   decode.addEventListener("input", () => {
     const id = document.getElementById("decode-id").value.trim();
-    if (id) ask("/v1/decode/" + encodeURIComponent(id), ["id"]);
-    else { clearTimeout(pending); errors([], ["id"]); }
+    if (id) decoding.ask("/v1/decode/" + encodeURIComponent(id));
+    else decoding.clear();
   });
-  result.addEventListener("click", (event) => {
-    if (event.target.id === "copy" && navigator.clipboard) {
-      navigator.clipboard.writeText(document.getElementById("id").textContent);
+  const copy = document.getElementById("copy");
+  if (copy) copy.hidden = false;
+  result.addEventListener("click", async (event) => {
+    if (event.target.id !== "copy") return;
+    const id = document.getElementById("id");
+    try {
+      await navigator.clipboard.writeText(id.textContent);
+      event.target.textContent = "Copied";
+    } catch (e) {
+      // No clipboard (plain http to another host): select it for the person to copy.
+      const range = document.createRange();
+      range.selectNodeContents(id);
+      const selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      event.target.textContent = "Selected";
     }
   });
 })();

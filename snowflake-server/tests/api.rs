@@ -19,7 +19,14 @@ fn compose_and_decode_known_answers() {
         answer.json(),
         serde_json::json!({
             "id": "4194439168", "timestamp_ms": 1288834975657_u64, "time": "2010-11-04T01:42:55.657Z",
-            "datacenter": 1, "machine": 1, "sequence": 0, "binary": REFERENCE_BINARY
+            "datacenter": 1, "machine": 1, "sequence": 0, "binary": REFERENCE_BINARY,
+            "segments": [
+                {"name": "sign", "bits": "0", "value": 0},
+                {"name": "timestamp", "bits": "00000000000000000000000000000001111101000", "value": 1000},
+                {"name": "datacenter", "bits": "00001", "value": 1},
+                {"name": "machine", "bits": "00001", "value": 1},
+                {"name": "sequence", "bits": "000000000000", "value": 0}
+            ]
         })
     );
     let tweet = server.get("/v1/decode/1541815603606036480").json();
@@ -87,6 +94,7 @@ fn bad_input_is_a_400_naming_the_field() {
             "count 4097 is out of range 1..=4096",
         ),
         ("/v1/ids?count=x", "count", "not a whole number"),
+        ("/v1/decode/%FF%FE", "id", "not valid UTF-8"),
     ] {
         let answer = server.get(path);
         assert_eq!(answer.status, 400, "{path}: {}", answer.body);
@@ -126,6 +134,11 @@ fn without_an_identity_ids_are_503_with_retry_after() {
     }
     assert_eq!(server.get("/healthz").status, 200);
     assert_eq!(server.get("/v1/identity").json()["mode"], "none");
+    let metrics = server.get("/metrics").body;
+    assert!(
+        metrics.lines().any(|l| l == "snowflake_refusals_total 2"),
+        "{metrics}"
+    );
 }
 
 #[test]
@@ -218,8 +231,8 @@ fn unknown_paths_are_404_and_metrics_count_them() {
         "snowflake_http_requests_total{endpoint=\"/v1/id\",status=\"200\"} 1",
         "snowflake_http_requests_total{endpoint=\"/v1/compose\",status=\"400\"} 1",
         "snowflake_http_requests_total{endpoint=\"unmatched\",status=\"404\"} 1",
-        "snowflake_lease_losses 0",
-        "snowflake_refusals 0",
+        "snowflake_lease_losses_total 0",
+        "snowflake_refusals_total 0",
     ] {
         assert!(
             metrics.body.lines().any(|l| l == line),
@@ -227,6 +240,39 @@ fn unknown_paths_are_404_and_metrics_count_them() {
             metrics.body
         );
     }
+}
+
+#[test]
+fn other_methods_are_405_and_head_issues_nothing() {
+    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    for (method, path) in [
+        ("POST", "/v1/id"),
+        ("DELETE", "/"),
+        ("PUT", "/v1/ids"),
+        ("HEAD", "/v1/ids?count=4096"),
+        ("HEAD", "/v1/id"),
+    ] {
+        let answer = support::request_method(&server.addr, method, path);
+        assert_eq!(answer.status, 405, "{method} {path}");
+        assert!(answer.header("allow").is_some(), "{method} {path}");
+        if method != "HEAD" {
+            assert!(
+                answer.json()["error"]["message"].is_string(),
+                "{method} {path}"
+            );
+        }
+    }
+    let metrics = server.get("/metrics").body;
+    assert!(
+        metrics.lines().any(|l| l == "snowflake_ids_issued_total 0"),
+        "{metrics}"
+    );
+    let answer = server.get("/v1/id");
+    assert_eq!(answer.header("cache-control"), Some("no-store"));
+    assert_eq!(
+        server.get("/v1/ids?count=2").header("cache-control"),
+        Some("no-store")
+    );
 }
 
 #[test]
@@ -289,7 +335,7 @@ fn bad_flags_are_one_line_and_exit_2() {
         (&["--listen", "nonsense"], "invalid --listen \"nonsense\""),
         (
             &["--auto"],
-            "--auto leases an identity from etcd: it needs --etcd URL",
+            "--auto is about an identity leased from etcd: it needs --etcd URL",
         ),
         (
             &["--etcd", "https://x:1", "--auto"],
@@ -306,6 +352,24 @@ fn bad_flags_are_one_line_and_exit_2() {
             "invalid --lease-ttl \"0\"",
         ),
         (&["--etcd", "http://127.0.0.1:2379"], "--etcd needs --auto"),
+        (
+            &["--lease-ttl", "0"],
+            "--lease-ttl is about an identity leased from etcd: it needs --etcd URL",
+        ),
+        (
+            &["--etcd-prefix", "/x"],
+            "--etcd-prefix is about an identity leased from etcd",
+        ),
+        (
+            &[
+                "--etcd",
+                "http://127.0.0.1:2379",
+                "--auto",
+                "--etcd-prefix",
+                "bad",
+            ],
+            "--etcd-prefix: invalid key prefix \"bad\"",
+        ),
         (&["--bogus"], "unexpected argument '--bogus'"),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
@@ -356,8 +420,23 @@ fn a_port_in_use_and_a_silent_etcd_exit_1_naming_them() {
 }
 
 #[test]
-fn sigterm_exits_0() {
+fn sigterm_and_ctrl_c_exit_0() {
+    for signal in ["-TERM", "-INT"] {
+        let server = Server::start(&["--dc", "1", "--machine", "1"]);
+        assert_eq!(server.get("/v1/id").status, 200);
+        assert!(server.signal(signal).success(), "{signal}");
+    }
+}
+
+#[test]
+fn a_half_sent_request_does_not_hold_the_shutdown() {
+    use std::io::Write;
     let server = Server::start(&["--dc", "1", "--machine", "1"]);
-    assert_eq!(server.get("/v1/id").status, 200);
-    assert!(server.terminate().success());
+    let mut stuck = std::net::TcpStream::connect(&server.addr).unwrap();
+    write!(stuck, "GET /healthz HTTP/1.1\r\nHost: x\r\n").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let started = std::time::Instant::now();
+    assert!(server.signal("-TERM").success());
+    // The drain time, 10 s, and not forever.
+    assert!(started.elapsed() < std::time::Duration::from_secs(12));
 }

@@ -124,8 +124,12 @@ impl Browser {
             .to_owned()
     }
 
+    /// The text of `css`, or nothing while there is no such element.
     fn text(&self, css: &str) -> String {
-        let element = self.element(css);
+        let found = self.call("/element", &json!({"using": "css selector", "value": css}));
+        let Some(element) = found["element-6066-11e4-a52e-4f735466cecf"].as_str() else {
+            return String::new();
+        };
         let answer = get(
             &self.addr,
             &format!("/session/{}/element/{element}/text", self.session),
@@ -230,6 +234,12 @@ fn without_javascript_the_form_is_rendered_by_the_server() {
         "0 00000000000000000000000000000001111101000 00001 00001 000000000000"
     );
     assert_eq!(browser.text("#legend tr.ts td:last-child"), "1000");
+    // Without a script there is no Copy button to press.
+    let hidden = browser.call(
+        "/execute/sync",
+        &json!({"script": "return document.getElementById('copy').hidden", "args": []}),
+    );
+    assert_eq!(hidden, json!(true));
     // Typing does nothing without a script; submitting asks the server again.
     browser.replace("#dc", "32");
     assert_eq!(browser.text("#dc-error"), "");
@@ -274,7 +284,9 @@ fn typing_updates_the_result_and_shows_errors_beside_their_field() {
     browser.wait_for("#dc-error", |text| {
         text == "datacenter 32 is out of range 0..=31 (5 bits)"
     });
-    assert_eq!(browser.text("#id"), "1541815603606036480");
+    // No ID that the fields no longer say.
+    browser.wait_for("#result", |text| text == "Fix the fields marked above.");
+    assert_eq!(browser.value("#dc"), "32");
     // The decode box.
     browser.replace("#decode-id", "4194439168");
     browser.wait_for("#time", |time| time == "2010-11-04T01:42:55.657Z");
@@ -292,6 +304,13 @@ fn typing_updates_the_result_and_shows_errors_beside_their_field() {
         "http://{}/?ts=2022-06-28T16:07:40.105Z&dc=11&machine=26&seq=0",
         server.addr
     ));
+    // Phone-sized: nothing wider than the screen, the Copy button shown by the script.
+    let fits = browser.call(
+        "/execute/sync",
+        &json!({"script": "return document.documentElement.scrollWidth <= window.innerWidth", "args": []}),
+    );
+    assert_eq!(fits, json!(true));
+    assert_eq!(browser.text("#copy"), "Copy");
     let png = browser.screenshot();
     assert_eq!(&png[1..4], b"PNG");
     if let Ok(path) = std::env::var("SNOWFLAKE_SERVER_SCREENSHOT") {

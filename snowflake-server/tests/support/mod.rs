@@ -39,9 +39,14 @@ impl Server {
     }
 
     /// SIGTERM, then its exit status.
-    pub(crate) fn terminate(mut self) -> std::process::ExitStatus {
+    pub(crate) fn terminate(self) -> std::process::ExitStatus {
+        self.signal("-TERM")
+    }
+
+    /// A signal (`-TERM`, `-INT`), then its exit status.
+    pub(crate) fn signal(mut self, signal: &str) -> std::process::ExitStatus {
         let pid = self.child.id().to_string();
-        Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        Command::new("kill").args([signal, &pid]).status().unwrap();
         let status = self.child.wait().unwrap();
         std::mem::forget(self);
         status
@@ -84,6 +89,11 @@ pub(crate) fn get(addr: &str, path: &str) -> Response {
 /// `DELETE path`, on a fresh connection.
 pub(crate) fn request_delete(addr: &str, path: &str) -> Response {
     request(addr, "DELETE", path, None)
+}
+
+/// Any method without a body, on a fresh connection.
+pub(crate) fn request_method(addr: &str, method: &str, path: &str) -> Response {
+    request(addr, method, path, None)
 }
 
 /// `POST path` with a JSON body, on a fresh connection.
