@@ -5,7 +5,7 @@ mod support;
 use std::collections::HashSet;
 use std::process::Command;
 
-use support::{Server, get};
+use support::{Server, fetch_ids};
 
 const REFERENCE_BINARY: &str =
     "0 00000000000000000000000000000001111101000 00001 00001 000000000000";
@@ -183,23 +183,12 @@ fn many_concurrent_clients_never_see_a_duplicate() {
             std::thread::spawn(move || {
                 let mut ids = Vec::new();
                 for i in 0..100 {
-                    if (i + n) % 10 == 0 {
-                        let batch = get(&addr, "/v1/ids?count=100").json();
-                        ids.extend(
-                            batch["ids"]
-                                .as_array()
-                                .unwrap()
-                                .iter()
-                                .map(|v| v.as_str().unwrap().to_owned()),
-                        );
+                    let path = if (i + n) % 10 == 0 {
+                        "/v1/ids?count=100"
                     } else {
-                        ids.push(
-                            get(&addr, "/v1/id").json()["id"]
-                                .as_str()
-                                .unwrap()
-                                .to_owned(),
-                        );
-                    }
+                        "/v1/id"
+                    };
+                    ids.extend(fetch_ids(&addr, path));
                 }
                 ids
             })

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use snowflake_lease::harness::Etcd;
-use support::{Server, get};
+use support::{Server, fetch_ids};
 
 #[test]
 fn four_auto_servers_hold_four_identities_and_never_repeat_an_id() {
@@ -38,20 +38,8 @@ fn four_auto_servers_hold_four_identities_and_never_repeat_an_id() {
             std::thread::spawn(move || {
                 let mut ids = Vec::new();
                 for _ in 0..50 {
-                    ids.push(
-                        get(&addr, "/v1/id").json()["id"]
-                            .as_str()
-                            .unwrap()
-                            .to_owned(),
-                    );
-                    let batch = get(&addr, "/v1/ids?count=64").json();
-                    ids.extend(
-                        batch["ids"]
-                            .as_array()
-                            .unwrap()
-                            .iter()
-                            .map(|v| v.as_str().unwrap().to_owned()),
-                    );
+                    ids.extend(fetch_ids(&addr, "/v1/id"));
+                    ids.extend(fetch_ids(&addr, "/v1/ids?count=64"));
                 }
                 ids
             })

@@ -81,6 +81,16 @@ impl Response {
     }
 }
 
+/// The IDs that `GET path` answers: one from `/v1/id`, a list from `/v1/ids`.
+pub(crate) fn fetch_ids(addr: &str, path: &str) -> Vec<String> {
+    let answer = get(addr, path).json();
+    let text = |v: &serde_json::Value| v.as_str().expect("IDs are strings").to_owned();
+    match answer.get("ids") {
+        Some(ids) => ids.as_array().expect("a list").iter().map(text).collect(),
+        None => vec![text(&answer["id"])],
+    }
+}
+
 /// `GET path` on a fresh connection.
 pub(crate) fn get(addr: &str, path: &str) -> Response {
     request(addr, "GET", path, None)
