@@ -139,23 +139,55 @@ impl Rfc3339 {
     pub const fn as_ms(self) -> u64 {
         self.0
     }
+
+    /// Length of the text in bytes, for every date it writes.
+    ///
+    /// ```
+    /// assert_eq!(snowflake_kit::Rfc3339::LEN, "2022-06-28T16:07:40.105Z".len());
+    /// ```
+    pub const LEN: usize = 24;
+
+    /// The text as ASCII bytes, computed in a `const` context if need be; what
+    /// `Display` writes, without the formatter's cost per field.
+    ///
+    /// ```
+    /// let time = snowflake_kit::Rfc3339::new(1_656_432_460_105).unwrap();
+    /// assert_eq!(&time.to_bytes(), b"2022-06-28T16:07:40.105Z");
+    /// ```
+    pub const fn to_bytes(self) -> [u8; Self::LEN] {
+        let day_ms = DAY_MS.cast_unsigned();
+        let (year, month, day) = civil_from_days(self.0 / day_ms);
+        let in_day = self.0 % day_ms;
+        let mut out = *b"0000-00-00T00:00:00.000Z";
+        put_digits(&mut out, 0, 4, year);
+        put_digits(&mut out, 5, 2, month);
+        put_digits(&mut out, 8, 2, day);
+        put_digits(&mut out, 11, 2, in_day / 3_600_000);
+        put_digits(&mut out, 14, 2, in_day / 60_000 % 60);
+        put_digits(&mut out, 17, 2, in_day / 1000 % 60);
+        put_digits(&mut out, 20, 3, in_day % 1000);
+        out
+    }
+}
+
+/// Writes `value`, which is in `0..10^len`, as `len` digits from `at`.
+const fn put_digits(out: &mut [u8; Rfc3339::LEN], at: usize, len: usize, mut value: u64) {
+    let mut i = len;
+    while i > 0 {
+        i -= 1;
+        // 0..=9: clippy sees that the cast cannot truncate.
+        let digit = (value % 10) as u8;
+        out[at + i] = b'0' + digit;
+        value /= 10;
+    }
 }
 
 impl fmt::Display for Rfc3339 {
+    /// Honours width and alignment flags, like `str`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // At most MAX_MS, so every cast below is in range.
-        #[expect(clippy::cast_possible_wrap, reason = "at most Rfc3339::MAX_MS")]
-        let ms = self.0 as i64;
-        let (year, month, day) = civil_from_days(ms / DAY_MS);
-        let in_day = ms % DAY_MS;
-        write!(
-            f,
-            "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-            in_day / 3_600_000,
-            in_day / 60_000 % 60,
-            in_day / 1000 % 60,
-            in_day % 1000
-        )
+        let bytes = self.to_bytes();
+        // Only ASCII digits and separators: the conversion cannot fail.
+        f.pad(core::str::from_utf8(&bytes).map_err(|_| fmt::Error)?)
     }
 }
 
@@ -409,9 +441,11 @@ const fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
 }
 
 /// The inverse of [`days_from_civil`], for days on or after 1970-01-01.
-const fn civil_from_days(days: i64) -> (i64, i64, i64) {
+const fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    // Unsigned: every date written is from 1970 on, and unsigned division by a constant
+    // is cheaper.
     let z = days + 719_468;
-    let era = z.div_euclid(146_097);
+    let era = z / 146_097;
     let doe = z - era * 146_097;
     let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);

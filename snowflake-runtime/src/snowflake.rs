@@ -319,24 +319,46 @@ impl SegmentedBinary {
     /// assert_eq!(&bytes[..4], b"0 11");
     /// ```
     pub const fn to_bytes(self) -> [u8; Self::LEN] {
-        let mut out = [b' '; Self::LEN];
-        let mut bit = 0; // counts from the most significant bit
-        let mut pos = 0;
-        while bit < 64 {
-            // A space after the sign, timestamp, datacenter and machine fields.
-            if bit == 1 || bit == 42 || bit == 47 || bit == 52 {
-                pos += 1;
+        // The 64 digits, eight at a time: a bit at a time was most of the cost of
+        // `snowflake decode --json`.
+        let bytes = self.0.to_be_bytes();
+        let mut digits = [0u8; 64];
+        let mut byte = 0;
+        while byte < 8 {
+            let eight = ascii_bits(bytes[byte]);
+            let mut i = 0;
+            while i < 8 {
+                digits[8 * byte + i] = eight[i];
+                i += 1;
             }
-            out[pos] = if (self.0 >> (63 - bit)) & 1 == 1 {
-                b'1'
-            } else {
-                b'0'
-            };
-            pos += 1;
-            bit += 1;
+            byte += 1;
+        }
+        // Then the fields, a space between each: sign, timestamp, datacenter, machine
+        // and sequence, as (first digit, digits).
+        let fields = [(0, 1), (1, 41), (42, 5), (47, 5), (52, 12)];
+        let mut out = [b' '; Self::LEN];
+        let mut field = 0;
+        while field < fields.len() {
+            let (first, len) = fields[field];
+            let mut i = 0;
+            while i < len {
+                // `field` spaces come before the field's digits.
+                out[first + field + i] = digits[first + i];
+                i += 1;
+            }
+            field += 1;
         }
         out
     }
+}
+
+/// The eight bits of `byte` as ASCII `0` and `1`, the most significant first.
+const fn ascii_bits(byte: u8) -> [u8; 8] {
+    // Byte k of the product holds bit 7 - k of `byte`, in place; adding 0x7f to a byte
+    // sets its top bit exactly when it is not zero, and the shift brings that bit down.
+    let masked = (byte as u64 * 0x0101_0101_0101_0101) & 0x0102_0408_1020_4080;
+    let ones = ((masked + 0x7f7f_7f7f_7f7f_7f7f) >> 7) & 0x0101_0101_0101_0101;
+    (ones | 0x3030_3030_3030_3030).to_le_bytes()
 }
 
 impl fmt::Display for SegmentedBinary {
@@ -375,13 +397,17 @@ impl FromStr for Snowflake {
             return Err(ParseSnowflakeError::Empty);
         }
         let mut value: u64 = 0;
-        for (position, c) in s.char_indices() {
-            let Some(digit) = c.to_digit(10) else {
+        // Byte by byte: decoding characters was a third of `snowflake decode`'s parsing.
+        for (position, &byte) in s.as_bytes().iter().enumerate() {
+            let digit = byte.wrapping_sub(b'0');
+            if digit > 9 {
+                // Every byte before `position` is an ASCII digit, so a character starts here.
+                let character = s[position..].chars().next().unwrap_or_default();
                 return Err(ParseSnowflakeError::InvalidCharacter {
-                    character: c,
+                    character,
                     position,
                 });
-            };
+            }
             value = match value
                 .checked_mul(10)
                 .and_then(|v| v.checked_add(u64::from(digit)))

@@ -332,6 +332,27 @@ fn order_follows_time() {
     assert!(early < late);
 }
 
+/// `Snowflake::from_str` as first written: a character at a time, checked arithmetic.
+fn parse_by_characters(text: &str) -> Result<Snowflake, ParseSnowflakeError> {
+    if text.is_empty() {
+        return Err(ParseSnowflakeError::Empty);
+    }
+    let mut value: u64 = 0;
+    for (position, character) in text.char_indices() {
+        let Some(digit) = character.to_digit(10) else {
+            return Err(ParseSnowflakeError::InvalidCharacter {
+                character,
+                position,
+            });
+        };
+        value = value
+            .checked_mul(10)
+            .and_then(|v| v.checked_add(u64::from(digit)))
+            .ok_or(ParseSnowflakeError::TooLarge)?;
+    }
+    Snowflake::try_from(value)
+}
+
 /// The segmented binary, by hand: `{:064b}` cut at 1, 42, 47 and 52.
 fn split_by_hand(id: u64) -> String {
     let bits = format!("{id:064b}");
@@ -383,6 +404,14 @@ proptest! {
     fn sign_bit_always_rejected(raw in (1_u64 << 63)..=u64::MAX) {
         prop_assert_eq!(Snowflake::try_from(raw), Err(ParseSnowflakeError::SignBitSet(raw)));
         prop_assert_eq!(raw.to_string().parse::<Snowflake>(), Err(ParseSnowflakeError::SignBitSet(raw)));
+    }
+
+    /// The byte-by-byte parser against the plain character-by-character reading.
+    #[test]
+    fn parse_agrees_with_a_reading_by_characters(
+        text in "[0-9]{0,21}(|[^0-9][0-9]{0,3})|\\PC{0,6}",
+    ) {
+        prop_assert_eq!(text.parse::<Snowflake>(), parse_by_characters(&text), "{:?}", text);
     }
 
     #[test]

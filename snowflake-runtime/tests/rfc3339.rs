@@ -299,7 +299,20 @@ fn const_usable() {
         Ok(ms) => ms,
         Err(_) => panic!("not a date"),
     };
+    const TEXT: [u8; Rfc3339::LEN] = match Rfc3339::new(MS) {
+        Some(time) => time.to_bytes(),
+        None => panic!("past 9999"),
+    };
     assert_eq!(MS, 1_656_432_460_105);
+    assert_eq!(&TEXT, b"2022-06-28T16:07:40.105Z");
+}
+
+#[test]
+fn width_and_alignment_flags_pad_like_a_str() {
+    let time = Rfc3339::new(0).unwrap();
+    assert_eq!(format!("[{time:>26}]"), "[  1970-01-01T00:00:00.000Z]");
+    assert_eq!(format!("[{time:-<25}]"), "[1970-01-01T00:00:00.000Z-]");
+    assert_eq!(format!("[{time:4}]"), "[1970-01-01T00:00:00.000Z]");
 }
 
 #[test]
@@ -404,7 +417,8 @@ proptest! {
     #[test]
     fn the_oracle_reads_what_we_write(ms in 0..=Rfc3339::MAX_MS) {
         let text = write(ms);
-        prop_assert_eq!(text.len(), 24);
+        prop_assert_eq!(text.len(), Rfc3339::LEN);
+        prop_assert_eq!(text.as_bytes(), Rfc3339::new(ms).unwrap().to_bytes());
         prop_assert_eq!(oracle_parse(&text), Some(i128::from(ms) * 1_000_000));
         prop_assert_eq!(parse(&text), Ok(ms));
     }
