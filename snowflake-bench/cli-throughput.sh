@@ -20,6 +20,10 @@ bin="$root/target/release/snowflake"
 seconds() { # stdin file, stdout file, arguments: prints the wall time in seconds
     local input=$1 output=$2 start end
     shift 2
+    # Not timed: truncating the last run's output (up to 215 MB) would count against
+    # whichever command came next.
+    rm -f "$output"
+    sync
     start=$(date +%s.%N)
     "$bin" "$@" <"$input" >"$output"
     end=$(date +%s.%N)

@@ -133,7 +133,7 @@ fn one<W: Write>(
     };
     match id {
         Ok(id) => {
-            out.table_with_macro(id)?;
+            out.decoded(id)?;
             Ok(true)
         }
         Err(message) => {
@@ -150,7 +150,7 @@ mod tests {
     use std::io::{self, Read, Write};
 
     use super::*;
-    use crate::output::Format;
+    use crate::output::{Format, Layout};
 
     /// Counts the calls that would be write(2)s.
     #[derive(Default)]
@@ -171,13 +171,13 @@ mod tests {
         }
     }
 
-    fn bytes_per_write(format: Format, colour: bool) -> usize {
+    fn bytes_per_write(format: Format, layout: Layout, colour: bool) -> usize {
         let mut ids = Vec::new();
         for n in 0..20_000u64 {
             writeln!(ids, "{}", 1_541_815_603_606_036_480 + n * 4097).expect("into a Vec");
         }
         let mut counting = Counting::default();
-        let mut out = Out::new(&mut counting, format, colour);
+        let mut out = Out::new(&mut counting, format, colour).with_layout(layout);
         let bad = lines(ids.as_slice(), &mut out, &mut io::sink()).expect("no I/O error");
         out.flush().expect("flushed");
         drop(out);
@@ -220,10 +220,17 @@ mod tests {
 
     #[test]
     fn decode_of_many_ids_writes_at_least_4_kib_at_a_time() {
-        for format in [Format::Human, Format::Json] {
+        for (format, layout) in [
+            (Format::Human, Layout::Row),
+            (Format::Human, Layout::Card),
+            (Format::Json, Layout::Row),
+        ] {
             for colour in [false, true] {
-                let average = bytes_per_write(format, colour);
-                assert!(average >= 4096, "{format:?} colour {colour}: {average}");
+                let average = bytes_per_write(format, layout, colour);
+                assert!(
+                    average >= 4096,
+                    "{format:?} {layout:?} colour {colour}: {average}"
+                );
             }
         }
     }

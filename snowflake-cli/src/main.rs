@@ -9,9 +9,10 @@
 //! Bad input: a line on stderr for each bad argument, naming it, the value and what is
 //! allowed, and exit status 2. `decode` reports each bad ID with its place (`argument 2:`,
 //! `line 7:`), decodes the others, and exits with 2 at the end. Times are RFC 3339 in
-//! UTC with three fraction digits. `--json` writes one JSON object per line. Into a file
-//! or a pipe, output goes out in blocks of 64 KiB; `decode` also writes out what it has
-//! whenever it waits for the next line of stdin.
+//! UTC with three fraction digits. `decode` shows a card per ID on a terminal and a row of
+//! tab-separated fields per ID into a file or a pipe (`--layout` chooses); `--json` writes
+//! one JSON object per line. Into a file or a pipe, output goes out in blocks of 64 KiB;
+//! `decode` also writes out what it has whenever it waits for the next line of stdin.
 
 mod decode;
 mod input;
@@ -24,7 +25,7 @@ use clap::{Args, Parser, Subcommand};
 use sf::{Clock, GenerateError, Generator, Snowflake, SystemClock};
 
 use crate::input::{Field, Problems};
-use crate::output::{Format, Out};
+use crate::output::{Format, Layout, Out};
 
 /// Compose, decode and generate Twitter-layout Snowflake IDs.
 #[derive(Parser, Debug)]
@@ -56,6 +57,11 @@ enum Command {
     },
     /// Split IDs into their fields; reads one ID per line from stdin when none are given.
     ///
+    /// On a terminal each ID gets a card: its time, the `snowflake!` call that bakes it,
+    /// and its 64 bits in labelled segments. Into a file or a pipe each ID gets a row,
+    /// one line of tab-separated fields (id, time, datacenter, machine, sequence) that
+    /// `sort`, `cut` and `awk` read; --layout chooses either anywhere.
+    ///
     /// Spaces and tabs around an ID are ignored, in arguments and in stdin lines alike;
     /// blank lines are skipped, and a UTF-8 byte-order mark at the start. A bad ID is
     /// reported on stderr with its place (`argument 2: ...`, `line 7: ...`), the others
@@ -64,6 +70,10 @@ enum Command {
         /// IDs in decimal.
         #[arg(value_name = "ID")]
         ids: Vec<String>,
+        /// How each ID is shown without --json [default: card on a terminal, row into a
+        /// file or a pipe]
+        #[arg(long, value_enum, value_name = "LAYOUT", conflicts_with = "json")]
+        layout: Option<Layout>,
         #[command(flatten)]
         format: FormatArgs,
     },
@@ -214,11 +224,18 @@ fn short(rendered: &str) -> String {
     short
 }
 
-/// Stdout, buffered, coloured if wanted.
-fn stdout(format: &FormatArgs) -> Out<StdoutLock<'static>> {
+/// Stdout, buffered, coloured if wanted; `decode`'s layout as asked, or the one for a
+/// terminal or not.
+fn stdout(format: &FormatArgs, layout: Option<Layout>) -> Out<StdoutLock<'static>> {
     let stdout = io::stdout();
-    let colour = output::wants_colour(stdout.is_terminal());
-    Out::new(stdout.lock(), format.format(), colour)
+    let terminal = stdout.is_terminal();
+    let layout = layout.unwrap_or(if terminal { Layout::Card } else { Layout::Row });
+    Out::new(
+        stdout.lock(),
+        format.format(),
+        output::wants_colour(terminal),
+    )
+    .with_layout(layout)
 }
 
 fn run(command: Command) -> Result<(), Failure> {
@@ -241,12 +258,16 @@ fn run(command: Command) -> Result<(), Failure> {
             };
             let id = sf::compose(ts, dc, machine, seq)
                 .map_err(|e| Failure::Usage(vec![input::compose_error(&e)]))?;
-            let mut out = stdout(&format);
+            let mut out = stdout(&format, None);
             out.table(id)?;
             out.flush()?;
         }
-        Command::Decode { ids, format } => {
-            let mut out = stdout(&format);
+        Command::Decode {
+            ids,
+            layout,
+            format,
+        } => {
+            let mut out = stdout(&format, layout);
             let mut stderr = io::stderr().lock();
             let bad = if ids.is_empty() {
                 decode::lines(io::stdin().lock(), &mut out, &mut stderr)?
@@ -272,7 +293,7 @@ fn run(command: Command) -> Result<(), Failure> {
             };
             let generator = Generator::new(dc, machine)
                 .map_err(|e| Failure::Usage(vec![input::compose_error(&e)]))?;
-            let mut out = stdout(&format);
+            let mut out = stdout(&format, None);
             let generated = generate(&mut out, &generator, count);
             // The IDs issued before a clock failure are good: they go out first.
             out.flush()?;

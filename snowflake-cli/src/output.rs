@@ -1,11 +1,10 @@
-//! How IDs are shown: one decimal per line, a labelled table of the segments, or a JSON
-//! object; buffered, and coloured only when wanted.
+//! How IDs are shown: one decimal per line, a labelled table of the segments (a card), a
+//! row of the fields, or a JSON object; buffered, and coloured only when wanted.
 
-use std::fmt::{self, Display};
+use std::fmt::Display;
 use std::io::{self, Write};
 
 use anstyle::{AnsiColor, Style};
-use serde::{Serialize, Serializer};
 use sf::Snowflake;
 
 /// Human or JSON.
@@ -13,6 +12,21 @@ use sf::Snowflake;
 pub(crate) enum Format {
     Human,
     Json,
+}
+
+/// How `decode` shows an ID without `--json`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub(crate) enum Layout {
+    // The first lines show in `decode --help`.
+    /// The time, the `snowflake!` call that bakes the ID, and its 64 bits in labelled
+    /// segments
+    ///
+    /// For a person reading a few IDs.
+    Card,
+    /// One line of tab-separated fields: id, time, datacenter, machine, sequence
+    ///
+    /// For `sort`, `cut`, `awk`, and files of many IDs.
+    Row,
 }
 
 /// Bytes held before a write(2): many IDs per call into a file or a pipe. 64 KiB is what
@@ -49,33 +63,12 @@ pub(crate) fn wants_colour(terminal: bool) -> bool {
 pub(crate) struct Out<W: Write> {
     w: io::BufWriter<W>,
     format: Format,
+    layout: Layout,
     colour: bool,
     /// Whether a human table was written, so that the next one starts with a blank line.
     tables: bool,
-    /// The time of the table being written: rendered once, shown twice.
-    time: String,
-}
-
-/// One ID as `--json` writes it. The ID is a string: JSON numbers above 2^53 lose
-/// precision in JavaScript and in jq.
-#[derive(Serialize)]
-struct Json<'a> {
-    id: Text<Snowflake>,
-    timestamp_ms: u64,
-    time: Text<sf::Rfc3339>,
-    datacenter: u8,
-    machine: u8,
-    sequence: u16,
-    binary: &'a str,
-}
-
-/// A JSON string written straight from `Display`, without a `String` in between.
-struct Text<T>(T);
-
-impl<T: Display> Serialize for Text<T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(&self.0)
-    }
+    /// Writes integers without the formatter.
+    digits: itoa::Buffer,
 }
 
 /// A column of the table.
@@ -122,16 +115,25 @@ impl<W: Write> Out<W> {
         Out {
             w: io::BufWriter::with_capacity(BUFFER, w),
             format,
+            layout: Layout::Card,
             colour,
             tables: false,
-            time: String::new(),
+            digits: itoa::Buffer::new(),
         }
+    }
+
+    /// How [`Out::decoded`] shows IDs in the human format.
+    pub(crate) fn with_layout(self, layout: Layout) -> Self {
+        Out { layout, ..self }
     }
 
     /// The ID alone on a line (`generate`), or its JSON object.
     pub(crate) fn line(&mut self, id: Snowflake) -> io::Result<()> {
         match self.format {
-            Format::Human => writeln!(self.w, "{id}"),
+            Format::Human => {
+                self.int(id.as_u64())?;
+                self.w.write_all(b"\n")
+            }
             Format::Json => self.json(id),
         }
     }
@@ -145,20 +147,24 @@ impl<W: Write> Out<W> {
         self.segments(id)
     }
 
-    /// The ID's table with the `snowflake!` call that bakes it (`decode`), or its JSON object.
-    pub(crate) fn table_with_macro(&mut self, id: Snowflake) -> io::Result<()> {
-        if self.format == Format::Json {
-            return self.json(id);
+    /// The ID as `decode` shows it: its card with the `snowflake!` call that bakes it,
+    /// its row, or its JSON object.
+    pub(crate) fn decoded(&mut self, id: Snowflake) -> io::Result<()> {
+        match (self.format, self.layout) {
+            (Format::Json, _) => self.json(id),
+            (Format::Human, Layout::Row) => self.row(id),
+            (Format::Human, Layout::Card) => {
+                let time = self.head(id)?;
+                let p = id.parts();
+                let bold = self.style(Style::new().bold());
+                writeln!(
+                    self.w,
+                    "{bold}macro{bold:#}      snowflake!(ts = \"{time}\", dc = {}, machine = {}, seq = {})",
+                    p.datacenter, p.machine, p.sequence
+                )?;
+                self.segments(id)
+            }
         }
-        self.head(id)?;
-        let p = id.parts();
-        let bold = self.style(Style::new().bold());
-        writeln!(
-            self.w,
-            "{bold}macro{bold:#}      snowflake!(ts = \"{}\", dc = {}, machine = {}, seq = {})",
-            self.time, p.datacenter, p.machine, p.sequence
-        )?;
-        self.segments(id)
     }
 
     /// Writes out what the buffer holds.
@@ -166,22 +172,65 @@ impl<W: Write> Out<W> {
         self.w.flush()
     }
 
+    /// `{"id":"…","timestamp_ms":…,"time":"…","datacenter":…,"machine":…,"sequence":…,
+    /// "binary":"…"}` and a newline. The ID is a string: JSON numbers above 2^53 lose
+    /// precision in JavaScript and in jq.
+    ///
+    /// Written piece by piece rather than through serde: every value is digits or ASCII
+    /// that needs no escaping, and this is `decode --json`'s whole cost per ID. The tests
+    /// read it back with `serde_json`.
     fn json(&mut self, id: Snowflake) -> io::Result<()> {
         let p = id.parts();
-        // A copy of fixed-size bytes: cheaper than formatting the bits one by one.
-        let bits = id.segmented_binary().to_bytes();
-        let json = Json {
-            id: Text(id),
-            timestamp_ms: p.timestamp_ms,
-            time: Text(id.rfc3339()),
-            datacenter: p.datacenter,
-            machine: p.machine,
-            sequence: p.sequence,
-            // ASCII digits and spaces.
-            binary: std::str::from_utf8(&bits).unwrap_or_default(),
-        };
-        serde_json::to_writer(&mut self.w, &json)?;
+        self.w.write_all(b"{\"id\":\"")?;
+        self.int(id.as_u64())?;
+        self.w.write_all(b"\",\"timestamp_ms\":")?;
+        self.int(p.timestamp_ms)?;
+        self.w.write_all(b",\"time\":\"")?;
+        self.w.write_all(&id.rfc3339().to_bytes())?;
+        self.w.write_all(b"\",\"datacenter\":")?;
+        self.int(p.datacenter)?;
+        self.w.write_all(b",\"machine\":")?;
+        self.int(p.machine)?;
+        self.w.write_all(b",\"sequence\":")?;
+        self.int(p.sequence)?;
+        self.w.write_all(b",\"binary\":\"")?;
+        self.w.write_all(&id.segmented_binary().to_bytes())?;
+        self.w.write_all(b"\"}\n")
+    }
+
+    /// `id`, time, datacenter, machine and sequence, separated by tabs, and a newline.
+    /// Coloured as the card's columns are.
+    fn row(&mut self, id: Snowflake) -> io::Result<()> {
+        let p = id.parts();
+        if self.colour {
+            let bold = Style::new().bold();
+            let [time, dc, machine, seq] = [1, 2, 3, 4]
+                .map(|column| Style::new().fg_color(Some(COLUMNS[column].colour.into())));
+            return writeln!(
+                self.w,
+                "{bold}{id}{bold:#}\t{time}{}{time:#}\t{dc}{}{dc:#}\t\
+                 {machine}{}{machine:#}\t{seq}{}{seq:#}",
+                id.rfc3339(),
+                p.datacenter,
+                p.machine,
+                p.sequence
+            );
+        }
+        self.int(id.as_u64())?;
+        self.w.write_all(b"\t")?;
+        self.w.write_all(&id.rfc3339().to_bytes())?;
+        self.w.write_all(b"\t")?;
+        self.int(p.datacenter)?;
+        self.w.write_all(b"\t")?;
+        self.int(p.machine)?;
+        self.w.write_all(b"\t")?;
+        self.int(p.sequence)?;
         self.w.write_all(b"\n")
+    }
+
+    /// An integer in decimal, without the formatter.
+    fn int(&mut self, n: impl itoa::Integer) -> io::Result<()> {
+        self.w.write_all(self.digits.format(n).as_bytes())
     }
 
     /// `style`, or the plain style (which writes nothing) without colour.
@@ -189,23 +238,22 @@ impl<W: Write> Out<W> {
         if self.colour { style } else { Style::new() }
     }
 
-    /// The ID and its time; a blank line first unless it is the first table.
-    fn head(&mut self, id: Snowflake) -> io::Result<()> {
+    /// The ID and its time; a blank line first unless it is the first table. Returns the
+    /// time, for the `snowflake!` call.
+    fn head(&mut self, id: Snowflake) -> io::Result<sf::Rfc3339> {
         if self.tables {
             self.w.write_all(b"\n")?;
         }
         self.tables = true;
-        self.time.clear();
-        // Into a `String`, which cannot fail.
-        let _ = fmt::Write::write_fmt(&mut self.time, format_args!("{}", id.rfc3339()));
+        let time = id.rfc3339();
         let bold = self.style(Style::new().bold());
         writeln!(self.w, "{bold}id{bold:#}         {bold}{id}{bold:#}")?;
         writeln!(
             self.w,
-            "{bold}time{bold:#}       {} ({} ms)",
-            self.time,
+            "{bold}time{bold:#}       {time} ({} ms)",
             id.timestamp_ms()
-        )
+        )?;
+        Ok(time)
     }
 
     /// A blank line, then the 64 bits in five labelled columns, the field values under them.

@@ -22,6 +22,11 @@ bits  0     00101010110010110100001000111110110001000  01011       11010    0000
 value 0     367597485448                               11          26       0
 ";
 
+/// `decode`'s row of the tweet: what it writes into a file or a pipe.
+const TWEET_ROW: &str = "1541815603606036480\t2022-06-28T16:07:40.105Z\t11\t26\t0\n";
+
+const SEED_ROW: &str = "4194439168\t2010-11-04T01:42:55.657Z\t1\t1\t0\n";
+
 const SEED_JSON: &str = r#"{"id":"4194439168","timestamp_ms":1288834975657,"time":"2010-11-04T01:42:55.657Z","datacenter":1,"machine":1,"sequence":0,"binary":"0 00000000000000000000000000000001111101000 00001 00001 000000000000"}
 "#;
 
@@ -183,8 +188,64 @@ fn compose_without_ts_is_now() {
 
 #[test]
 fn decode_tweet() {
-    assert_eq!(ok(&["decode", "1541815603606036480"]), TWEET);
+    // Into a pipe, as here, a row; a card when asked, as on a terminal.
+    assert_eq!(ok(&["decode", "1541815603606036480"]), TWEET_ROW);
+    assert_eq!(
+        ok(&["decode", "--layout", "card", "1541815603606036480"]),
+        TWEET
+    );
+    assert_eq!(
+        ok(&["decode", "--layout", "row", "1541815603606036480"]),
+        TWEET_ROW
+    );
     assert_eq!(ok(&["decode", "1541815603606036480", "--json"]), TWEET_JSON);
+}
+
+#[test]
+fn decode_layout_and_json_exclude_each_other() {
+    assert_eq!(
+        bad(&["decode", "--json", "--layout", "row", "1"], ""),
+        "error: the argument '--json' cannot be used with '--layout <LAYOUT>'"
+    );
+    assert_eq!(
+        bad(&["decode", "--layout", "table", "1"], ""),
+        "error: invalid value 'table' for '--layout <LAYOUT>' [possible values: card, row]"
+    );
+    let help = ok(&["decode", "--help"]);
+    assert!(
+        help.contains("card on a terminal, row into a file or a pipe"),
+        "{help}"
+    );
+    assert!(
+        help.contains(
+            "row:  One line of tab-separated fields: id, time, datacenter, machine, sequence"
+        ),
+        "{help}"
+    );
+}
+
+#[test]
+fn rows_are_coloured_only_when_wanted() {
+    let run = |force: &str, no_color: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_snowflake"));
+        command
+            .args(["decode", "1541815603606036480"])
+            .env("CLICOLOR_FORCE", force)
+            .env_remove("NO_COLOR");
+        if let Some(value) = no_color {
+            command.env("NO_COLOR", value);
+        }
+        let out = command.output().expect("runs");
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    assert_eq!(
+        run("1", None),
+        "\u{1b}[1m1541815603606036480\u{1b}[0m\t\u{1b}[36m2022-06-28T16:07:40.105Z\u{1b}[0m\t\
+         \u{1b}[33m11\u{1b}[0m\t\u{1b}[35m26\u{1b}[0m\t\u{1b}[32m0\u{1b}[0m\n"
+    );
+    assert_eq!(run("1", Some("1")), TWEET_ROW);
+    assert_eq!(run("0", None), TWEET_ROW);
 }
 
 #[test]
@@ -199,7 +260,17 @@ fn decode_agrees_with_snowflake_macro() {
 
 #[test]
 fn decode_several_ids() {
-    let human = ok(&["decode", "4194439168", "1541815603606036480"]);
+    assert_eq!(
+        ok(&["decode", "4194439168", "1541815603606036480"]),
+        format!("{SEED_ROW}{TWEET_ROW}")
+    );
+    let human = ok(&[
+        "decode",
+        "--layout",
+        "card",
+        "4194439168",
+        "1541815603606036480",
+    ]);
     assert!(human.starts_with("id         4194439168\n"));
     assert!(human.ends_with(&format!("\n\n{TWEET}")), "{human}");
     let json = ok(&["decode", "--json", "4194439168", "1541815603606036480"]);
@@ -215,7 +286,11 @@ fn decode_reads_stdin() {
     );
     assert_eq!(json.lines().nth(1), TWEET_JSON.lines().next());
     assert_eq!(json.lines().count(), 2);
-    assert_eq!(ok_with_stdin(&["decode"], "1541815603606036480"), TWEET);
+    assert_eq!(ok_with_stdin(&["decode"], "1541815603606036480"), TWEET_ROW);
+    assert_eq!(
+        ok_with_stdin(&["decode", "--layout", "card"], "1541815603606036480"),
+        TWEET
+    );
     assert_eq!(ok_with_stdin(&["decode"], ""), "");
 }
 
@@ -542,7 +617,14 @@ fn bad_line_after_good_ones_is_reported_and_decoding_goes_on() {
 
 #[test]
 fn decode_reports_every_bad_line_and_argument() {
-    let out = snowflake(&["decode"], "x\n4194439168\n\n12a\n1541815603606036480\n");
+    let lines = "x\n4194439168\n\n12a\n1541815603606036480\n";
+    let out = snowflake(&["decode"], lines);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{SEED_ROW}{TWEET_ROW}")
+    );
+    let out = snowflake(&["decode", "--layout", "card"], lines);
     assert_eq!(out.status.code(), Some(2));
     let seed = SEED.replace(
         "(1288834975657 ms)\n",
@@ -571,10 +653,10 @@ fn decode_reports_every_bad_line_and_argument() {
 
 #[test]
 fn arguments_are_trimmed_like_lines() {
-    assert_eq!(ok(&["decode", " 1541815603606036480\t"]), TWEET);
+    assert_eq!(ok(&["decode", " 1541815603606036480\t"]), TWEET_ROW);
     assert_eq!(
         ok_with_stdin(&["decode"], "\t1541815603606036480 \r\n"),
-        TWEET
+        TWEET_ROW
     );
     assert!(ok(&["decode", "--help"]).contains("in arguments and in stdin lines alike"));
 }
@@ -625,8 +707,12 @@ fn times_have_three_fraction_digits() {
     );
     let json = ok(&[&args[..], &["--json"]].concat());
     assert_eq!(field(&json, "time"), "2022-06-28T16:07:40.000Z");
-    let id = field(&json, "id").to_owned();
-    let decoded = ok(&["decode", &id]);
+    let id = field(&json, "id");
+    assert_eq!(
+        ok(&["decode", &id]),
+        format!("{id}\t2022-06-28T16:07:40.000Z\t11\t26\t0\n")
+    );
+    let decoded = ok(&["decode", "--layout", "card", &id]);
     assert!(
         decoded.contains(
             "\nmacro      snowflake!(ts = \"2022-06-28T16:07:40.000Z\", dc = 11, machine = 26, seq = 0)\n"
@@ -899,15 +985,65 @@ fn decode_of_many_ids_agrees_with_generate() {
     ]);
     let mut again = String::new();
     for line in generated.lines() {
-        again.push_str(field(line, "id"));
+        again.push_str(&field(line, "id"));
         again.push('\n');
     }
     assert_eq!(ok_with_stdin(&["decode", "--json"], &again), generated);
-    let human = ok_with_stdin(&["decode"], &ids);
+    let rows = ok_with_stdin(&["decode"], &ids);
+    assert_eq!(rows.lines().count(), 20_000);
+    for ((id, row), line) in ids.lines().zip(rows.lines()).zip(json.lines()) {
+        let fields: Vec<&str> = row.split('\t').collect();
+        let expected = [id, &field(line, "time"), "7", "9", &field(line, "sequence")];
+        assert_eq!(fields, expected);
+    }
+    let human = ok_with_stdin(&["decode", "--layout", "card"], &ids);
     assert_eq!(human.matches("\nmacro      snowflake!(").count(), 20_000);
     // A blank line between two tables, and one inside each.
     assert_eq!(human.matches("\n\nid         ").count(), 19_999);
     assert_eq!(human.matches("\n\n").count(), 39_999);
+}
+
+/// The JSON lines are written by hand; `serde_json` reads them back, for IDs across the
+/// whole range, with exactly the fields of the runtime's decoding.
+#[test]
+fn json_lines_read_back_with_serde_json() {
+    let mut ids = vec![
+        0,
+        1,
+        4_194_439_168,
+        1_541_815_603_606_036_480,
+        i64::MAX as u64,
+    ];
+    // Spread over the 63 bits by a fixed LCG, so that every field takes many values.
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    for _ in 0..5_000 {
+        x = x
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ids.push(x >> 1);
+    }
+    let input = ids.iter().fold(String::new(), |mut input, id| {
+        input.push_str(&id.to_string());
+        input.push('\n');
+        input
+    });
+    let json = ok_with_stdin(&["decode", "--json"], &input);
+    assert_eq!(json.lines().count(), ids.len());
+    for (&raw, line) in ids.iter().zip(json.lines()) {
+        let id = sf::Snowflake::try_from(raw).expect("below 2^63");
+        let p = id.parts();
+        let expected = serde_json::json!({
+            "id": raw.to_string(),
+            "timestamp_ms": p.timestamp_ms,
+            "time": id.rfc3339().to_string(),
+            "datacenter": p.datacenter,
+            "machine": p.machine,
+            "sequence": p.sequence,
+            "binary": id.segmented_binary().to_string(),
+        });
+        let read: serde_json::Value = serde_json::from_str(line).expect("a JSON object");
+        assert_eq!(read, expected, "{line}");
+    }
 }
 
 /// Bytes per write(2) to stdout, as strace counts them, of `snowflake ARGS < stdin > file`;
@@ -943,7 +1079,11 @@ fn bytes_per_write(args: &[&str], stdin: &str) -> Option<usize> {
 #[test]
 fn decode_into_a_file_writes_at_least_4_kib_at_a_time() {
     let ids = ok(&["generate", "--dc", "7", "--machine", "9", "-n", "20000"]);
-    for args in [&["decode"][..], &["decode", "--json"]] {
+    for args in [
+        &["decode"][..],
+        &["decode", "--layout", "card"],
+        &["decode", "--json"],
+    ] {
         let Some(average) = bytes_per_write(args, &ids) else {
             // The unit test `decode::tests` counts the writes without strace.
             eprintln!("strace is not available: write sizes not checked");
@@ -953,11 +1093,14 @@ fn decode_into_a_file_writes_at_least_4_kib_at_a_time() {
     }
 }
 
-/// A field of a JSON line, without its quotes.
-fn field<'a>(json: &'a str, name: &str) -> &'a str {
-    let start = json.find(&format!("\"{name}\":")).expect("field present") + name.len() + 3;
-    let rest = &json[start..];
-    rest[..rest.find([',', '}']).expect("field ends")].trim_matches('"')
+/// A field of a JSON line as `serde_json` reads it: a string's text, or a number's digits.
+fn field(json: &str, name: &str) -> String {
+    let object: serde_json::Value = serde_json::from_str(json).expect("a JSON object");
+    match &object[name] {
+        serde_json::Value::String(text) => text.clone(),
+        serde_json::Value::Number(n) => n.to_string(),
+        other => panic!("{name}: {other:?} in {json}"),
+    }
 }
 
 fn now_ms() -> u64 {
@@ -965,4 +1108,40 @@ fn now_ms() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .expect("after 1970");
     u64::try_from(since.as_millis()).expect("fits")
+}
+
+/// Every `$ snowflake ...` example in the repository's README, run: what it shows is what
+/// the command writes (stdout, then stderr), and each `|` stage is dropped, since the
+/// command runs into a pipe here anyway.
+#[test]
+fn readme_examples_run_as_shown() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md");
+    let readme = std::fs::read_to_string(path).expect("the repository's README");
+    let mut examples = 0;
+    let mut lines = readme.lines().peekable();
+    while let Some(line) = lines.next() {
+        let Some(command) = line.strip_prefix("$ snowflake ") else {
+            continue;
+        };
+        let mut shown = String::new();
+        while let Some(next) = lines.next_if(|next| !next.starts_with("$ ") && *next != "```") {
+            shown.push_str(next);
+            shown.push('\n');
+        }
+        let args: Vec<&str> = command
+            .split('|')
+            .next()
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect();
+        let out = snowflake(&args, "");
+        let written = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(written, shown, "README: $ snowflake {command}");
+        examples += 1;
+    }
+    assert_eq!(examples, 3, "the README's examples were not all found");
 }
