@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Throughput of the `snowflake` binary into a file, measured on this machine:
 #   1. `generate -n N > file` beside `decode < ids > file` (N IDs generated first), for the
-#      human format and for --json, interleaved round by round, best of 3 each; and the
-#      ratio decode/generate per format (the goal: decode no slower than generate);
+#      human format (rows, as into any file) and for --json, interleaved round by round,
+#      best of 3 each; and the ratio decode/generate per format (the goal: decode no slower
+#      than generate); `decode --layout card` beside them, for information;
 #   2. with strace installed, the average bytes per write(2) to stdout of each command
 #      (the goal: at least 4 KiB into a file or a pipe).
 # Usage: bash snowflake-bench/cli-throughput.sh [N]   (N defaults to 1000000; from anywhere)
@@ -32,13 +33,14 @@ seconds() { # stdin file, stdout file, arguments: prints the wall time in second
 
 runs=3
 declare -A best bytes
-names=(generate decode generate-json decode-json)
+names=(generate decode generate-json decode-json decode-card)
 run() { # name: runs that command once
     case $1 in
     generate) seconds /dev/null "$work/out" generate --dc 2 --machine 2 -n "$n" ;;
     decode) seconds "$work/ids" "$work/out" decode ;;
     generate-json) seconds /dev/null "$work/out" generate --dc 2 --machine 2 -n "$n" --json ;;
     decode-json) seconds "$work/ids" "$work/out" decode --json ;;
+    decode-card) seconds "$work/ids" "$work/out" decode --layout card ;;
     esac
 }
 for _ in $(seq $runs); do
@@ -51,16 +53,19 @@ for _ in $(seq $runs); do
 done
 
 echo "## $n IDs into a file (release build, best of $runs)"
-# The human formats differ in size: generate writes the IDs alone, decode a table for each.
+# The human formats differ in size: generate writes the IDs alone, decode a row for each
+# (or a card, in the last line).
 echo "| format | generate -n $n (s) | decode < ids (s) | decode / generate | MB written (generate, decode) |"
 echo "| --- | ---: | ---: | ---: | ---: |"
-for format in human json; do
-    suffix=""
-    [ "$format" = json ] && suffix="-json"
-    g=${best[generate$suffix]}
-    d=${best[decode$suffix]}
-    mb=$(awk "BEGIN { printf \"%.0f, %.0f\", ${bytes[generate$suffix]} / 1e6, ${bytes[decode$suffix]} / 1e6 }")
-    echo "| $format | $g | $d | $(awk "BEGIN { printf \"%.2f\", $d / $g }") | $mb |"
+for format in human json card; do
+    case $format in
+    human) g=generate d=decode ;;
+    json) g=generate-json d=decode-json ;;
+    card) g=generate d=decode-card ;;
+    esac
+    mb=$(awk "BEGIN { printf \"%.0f, %.0f\", ${bytes[$g]} / 1e6, ${bytes[$d]} / 1e6 }")
+    ratio=$(awk "BEGIN { printf \"%.2f\", ${best[$d]} / ${best[$g]} }")
+    echo "| $format | ${best[$g]} | ${best[$d]} | $ratio | $mb |"
 done
 
 if command -v strace >/dev/null 2>&1; then
