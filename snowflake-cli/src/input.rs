@@ -2,7 +2,7 @@
 
 use std::ffi::OsString;
 
-use sf::ComposeError;
+use sf::{ComposeError, Field};
 
 /// Every bad argument of a command, so that all of them are reported at once.
 #[derive(Default)]
@@ -15,41 +15,22 @@ impl Problems {
     }
 }
 
-/// A field of an ID, as an option of `compose` and `generate`.
-#[derive(Clone, Copy)]
-pub(crate) enum Field {
-    Dc,
-    Machine,
-    Seq,
+/// The option that sets `field`.
+fn flag(field: Field) -> &'static str {
+    match field {
+        Field::Timestamp => "--ts",
+        Field::Datacenter => "--dc",
+        Field::Machine => "--machine",
+        Field::Sequence => "--seq",
+    }
 }
 
-impl Field {
-    fn flag(self) -> &'static str {
-        match self {
-            Field::Dc => "--dc",
-            Field::Machine => "--machine",
-            Field::Seq => "--seq",
-        }
-    }
-
-    /// The value, checked against the field's range by the runtime's own `compose`, the
-    /// other fields at their smallest values.
-    pub(crate) fn parse(self, text: &str) -> Result<u64, String> {
-        let max = match self {
-            Field::Dc => sf::MAX_DATACENTER,
-            Field::Machine => sf::MAX_MACHINE,
-            Field::Seq => sf::MAX_SEQUENCE,
-        };
-        let value = number(self.flag(), text, &format!(" in 0..={max}"))?;
-        let (dc, machine, seq) = match self {
-            Field::Dc => (value, 0, 0),
-            Field::Machine => (0, value, 0),
-            Field::Seq => (0, 0, value),
-        };
-        sf::compose(sf::TWITTER_EPOCH_MS, dc, machine, seq)
-            .map(|_| value)
-            .map_err(|e| compose_error(&e))
-    }
+/// `--dc`, `--machine` or `--seq`: digits, checked against the field's range by the
+/// runtime, with the check `compose` makes.
+pub(crate) fn field(field: Field, text: &str) -> Result<u64, String> {
+    let range = format!(" in {}..={}", field.min(), field.max());
+    let value = number(flag(field), text, &range)?;
+    field.check(value).map_err(|e| compose_error(&e))
 }
 
 /// A decimal integer: digits only, so `-1`, `+1` and `0x1F` are refused rather than
@@ -90,9 +71,7 @@ pub(crate) fn timestamp(text: &str) -> Result<u64, String> {
         }),
     }
     .map_err(|why| format!("invalid --ts {text:?}: {why}"))?;
-    sf::compose(ms, 0, 0, 0)
-        .map(|_| ms)
-        .map_err(|e| compose_error(&e))
+    Field::Timestamp.check(ms).map_err(|e| compose_error(&e))
 }
 
 /// What a `--ts` that is not a date looks like: `-1`, `+1`, `1.5`, or digits.
@@ -129,13 +108,7 @@ impl Number {
 
 /// The argument that a compose error is about, and the runtime's own message.
 pub(crate) fn compose_error(e: &ComposeError) -> String {
-    let flag = match e {
-        ComposeError::DatacenterOutOfRange(_) => "--dc",
-        ComposeError::MachineOutOfRange(_) => "--machine",
-        ComposeError::SequenceOutOfRange(_) => "--seq",
-        _ => "--ts",
-    };
-    format!("{flag}: {e}")
+    format!("{}: {e}", flag(e.field()))
 }
 
 /// The spelling of `generate`'s count option on the command line, `-n` or `--count`, so

@@ -22,9 +22,9 @@ use std::io::{self, IsTerminal, StdoutLock, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use sf::{Clock, GenerateError, Generator, Snowflake, SystemClock};
+use sf::{Clock, Field, GenerateError, Generator, Snowflake, SystemClock};
 
-use crate::input::{Field, Problems};
+use crate::input::Problems;
 use crate::output::{Format, Layout, Out};
 
 /// Compose, decode and generate Twitter-layout Snowflake IDs.
@@ -117,8 +117,8 @@ impl NodeArgs {
     /// `--dc` and `--machine`, each bad one recorded in `problems`.
     fn parse(&self, problems: &mut Problems) -> (Option<u64>, Option<u64>) {
         (
-            problems.record(Field::Dc.parse(&self.dc)),
-            problems.record(Field::Machine.parse(&self.machine)),
+            problems.record(input::field(Field::Datacenter, &self.dc)),
+            problems.record(input::field(Field::Machine, &self.machine)),
         )
     }
 }
@@ -252,7 +252,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 None => Some(SystemClock.now_ms()),
             };
             let (dc, machine) = node.parse(&mut problems);
-            let seq = problems.record(Field::Seq.parse(&seq));
+            let seq = problems.record(input::field(Field::Sequence, &seq));
             let (Some(ts), Some(dc), Some(machine), Some(seq)) = (ts, dc, machine, seq) else {
                 return Err(Failure::Usage(problems.0));
             };

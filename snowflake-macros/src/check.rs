@@ -6,8 +6,7 @@ use std::fmt::Display;
 use proc_macro2::Span;
 use quote::ToTokens;
 use snowflake_runtime::{
-    ComposeError, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, Rfc3339, Snowflake,
-    TWITTER_EPOCH_MS, compose,
+    ComposeError, MAX_TIMESTAMP_MS, Rfc3339, Snowflake, TWITTER_EPOCH_MS, compose,
 };
 use syn::{Lit, LitInt};
 
@@ -51,6 +50,17 @@ impl Key {
         }
     }
 
+    /// The runtime's field that the key sets.
+    pub(crate) fn field(self) -> snowflake_runtime::Field {
+        use snowflake_runtime::Field;
+        match self {
+            Key::Ts => Field::Timestamp,
+            Key::Dc => Field::Datacenter,
+            Key::Machine => Field::Machine,
+            Key::Seq => Field::Sequence,
+        }
+    }
+
     fn from_name(name: &str) -> Option<Key> {
         KEYS.into_iter().find(|key| key.name() == name)
     }
@@ -90,9 +100,7 @@ impl Key {
                 snowflake_runtime::TWITTER_EPOCH_RFC3339,
                 snowflake_runtime::MAX_TIMESTAMP_RFC3339
             ),
-            Key::Dc => format!("expected 0..={MAX_DATACENTER}"),
-            Key::Machine => format!("expected 0..={MAX_MACHINE}"),
-            Key::Seq => format!("expected 0..={MAX_SEQUENCE}"),
+            Key::Dc | Key::Machine | Key::Seq => format!("expected 0..={}", self.field().max()),
         }
     }
 
@@ -105,22 +113,15 @@ impl Key {
                 snowflake_runtime::TWITTER_EPOCH_RFC3339,
                 snowflake_runtime::MAX_TIMESTAMP_RFC3339
             ),
-            Key::Dc => format!("an integer literal in 0..={MAX_DATACENTER}"),
-            Key::Machine => format!("an integer literal in 0..={MAX_MACHINE}"),
-            Key::Seq => format!("an integer literal in 0..={MAX_SEQUENCE}"),
+            Key::Dc | Key::Machine | Key::Seq => {
+                format!("an integer literal in 0..={}", self.field().max())
+            }
         }
     }
 
-    /// Checks one value against its field's range with the runtime's own
-    /// `compose`, the other fields set to their smallest valid values.
+    /// Checks one value against its field's range, with the check `compose` makes.
     pub(crate) fn check_range(self, value: u64) -> Result<u64, ComposeError> {
-        let (ts, dc, machine, seq) = match self {
-            Key::Ts => (value, 0, 0, 0),
-            Key::Dc => (TWITTER_EPOCH_MS, value, 0, 0),
-            Key::Machine => (TWITTER_EPOCH_MS, 0, value, 0),
-            Key::Seq => (TWITTER_EPOCH_MS, 0, 0, value),
-        };
-        compose(ts, dc, machine, seq).map(|_| value)
+        self.field().check(value)
     }
 }
 

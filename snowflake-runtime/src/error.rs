@@ -1,8 +1,9 @@
 use core::fmt;
 
 use crate::{
-    DATACENTER_BITS, MACHINE_BITS, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS,
-    MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339,
+    DATACENTER_BITS, Field, MACHINE_BITS, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE,
+    MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS, TWITTER_EPOCH_MS,
+    TWITTER_EPOCH_RFC3339,
 };
 
 /// Why [`compose`](crate::compose) refused its arguments: which field, and the value given.
@@ -29,6 +30,27 @@ pub enum ComposeError {
     MachineOutOfRange(u64),
     /// The sequence number is above 4095.
     SequenceOutOfRange(u64),
+}
+
+impl ComposeError {
+    /// The field whose value was refused.
+    ///
+    /// ```
+    /// use snowflake_kit::{compose, Field};
+    ///
+    /// assert_eq!(compose(0, 1, 1, 0).unwrap_err().field(), Field::Timestamp);
+    /// assert_eq!(compose(1_288_834_975_657, 1, 99, 0).unwrap_err().field(), Field::Machine);
+    /// ```
+    pub const fn field(&self) -> Field {
+        match self {
+            ComposeError::TimestampBeforeEpoch(_) | ComposeError::TimestampAfterMax(_) => {
+                Field::Timestamp
+            }
+            ComposeError::DatacenterOutOfRange(_) => Field::Datacenter,
+            ComposeError::MachineOutOfRange(_) => Field::Machine,
+            ComposeError::SequenceOutOfRange(_) => Field::Sequence,
+        }
+    }
 }
 
 impl fmt::Display for ComposeError {

@@ -53,6 +53,7 @@ mod baked;
 #[cfg(feature = "std")]
 mod clock;
 mod error;
+mod field;
 #[cfg(feature = "std")]
 mod generator;
 mod rfc3339;
@@ -64,6 +65,7 @@ pub use crate::baked::BakedSnowflake;
 #[cfg(feature = "std")]
 pub use crate::clock::{Clock, SystemClock};
 pub use crate::error::{ComposeError, GenerateError, ParseSnowflakeError};
+pub use crate::field::Field;
 #[cfg(feature = "std")]
 pub use crate::generator::Generator;
 pub use crate::rfc3339::{DateField, Rfc3339, Rfc3339Error, parse_rfc3339};

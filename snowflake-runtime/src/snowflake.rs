@@ -2,9 +2,8 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::{
-    ComposeError, DATACENTER_SHIFT, MACHINE_SHIFT, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE,
-    MAX_TIMESTAMP_MS, ParseSnowflakeError, Rfc3339, SEQUENCE_SHIFT, TIMESTAMP_SHIFT,
-    TWITTER_EPOCH_MS,
+    ComposeError, DATACENTER_SHIFT, Field, MACHINE_SHIFT, MAX_DATACENTER, MAX_MACHINE,
+    MAX_SEQUENCE, ParseSnowflakeError, Rfc3339, SEQUENCE_SHIFT, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS,
 };
 
 /// A Snowflake ID: a `u64` whose sign bit is clear. See [the bit layout](crate#the-bit-layout).
@@ -80,20 +79,13 @@ pub const fn compose(
     machine: u64,
     sequence: u64,
 ) -> Result<Snowflake, ComposeError> {
-    if timestamp_ms < TWITTER_EPOCH_MS {
-        return Err(ComposeError::TimestampBeforeEpoch(timestamp_ms));
-    }
-    if timestamp_ms > MAX_TIMESTAMP_MS {
-        return Err(ComposeError::TimestampAfterMax(timestamp_ms));
-    }
-    if datacenter > MAX_DATACENTER {
-        return Err(ComposeError::DatacenterOutOfRange(datacenter));
-    }
-    if machine > MAX_MACHINE {
-        return Err(ComposeError::MachineOutOfRange(machine));
-    }
-    if sequence > MAX_SEQUENCE {
-        return Err(ComposeError::SequenceOutOfRange(sequence));
+    let values = [timestamp_ms, datacenter, machine, sequence];
+    let mut i = 0;
+    while i < values.len() {
+        if let Err(e) = Field::ALL[i].check(values[i]) {
+            return Err(e);
+        }
+        i += 1;
     }
     Ok(Snowflake(
         ((timestamp_ms - TWITTER_EPOCH_MS) << TIMESTAMP_SHIFT)

@@ -2,10 +2,10 @@
 
 use proptest::prelude::*;
 use snowflake_runtime::{
-    ComposeError, DATACENTER_BITS, DATACENTER_SHIFT, MACHINE_BITS, MACHINE_SHIFT, MAX_DATACENTER,
-    MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_DELTA, MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339,
-    ParseSnowflakeError, Parts, SEQUENCE_BITS, SEQUENCE_SHIFT, Snowflake, TIMESTAMP_BITS,
-    TIMESTAMP_SHIFT, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339, compose, decompose,
+    ComposeError, DATACENTER_BITS, DATACENTER_SHIFT, Field, MACHINE_BITS, MACHINE_SHIFT,
+    MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_DELTA, MAX_TIMESTAMP_MS,
+    MAX_TIMESTAMP_RFC3339, ParseSnowflakeError, Parts, SEQUENCE_BITS, SEQUENCE_SHIFT, Snowflake,
+    TIMESTAMP_BITS, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339, compose, decompose,
 };
 
 const REFERENCE_BITS: &str = "0 00000000000000000000000000000001111101000 00001 00001 000000000000";
@@ -259,6 +259,42 @@ fn parse_rejects_overflow() {
 }
 
 #[test]
+fn field_ranges_on_both_sides() {
+    let cases = [
+        (Field::Timestamp, TWITTER_EPOCH_MS, MAX_TIMESTAMP_MS),
+        (Field::Datacenter, 0, 31),
+        (Field::Machine, 0, 31),
+        (Field::Sequence, 0, 4095),
+    ];
+    for (field, min, max) in cases {
+        assert_eq!((field.min(), field.max()), (min, max), "{field:?}");
+        assert_eq!(field.check(min), Ok(min), "{field:?}");
+        assert_eq!(field.check(max), Ok(max), "{field:?}");
+        let above = field.check(max + 1).unwrap_err();
+        assert_eq!(above.field(), field);
+        assert_eq!(field.check(u64::MAX).unwrap_err().field(), field);
+    }
+    assert_eq!(
+        Field::Timestamp.check(TWITTER_EPOCH_MS - 1),
+        Err(ComposeError::TimestampBeforeEpoch(TWITTER_EPOCH_MS - 1))
+    );
+    assert_eq!(
+        Field::Timestamp.check(MAX_TIMESTAMP_MS + 1),
+        Err(ComposeError::TimestampAfterMax(MAX_TIMESTAMP_MS + 1))
+    );
+    assert_eq!(
+        Field::Sequence.check(4096).unwrap_err().to_string(),
+        "sequence 4096 is out of range 0..=4095 (12 bits)"
+    );
+    // The names are those of the messages; the discriminants are the indices.
+    for (i, field) in Field::ALL.into_iter().enumerate() {
+        assert_eq!(field as usize, i);
+        let message = field.check(u64::MAX).unwrap_err().to_string();
+        assert!(message.starts_with(field.name()), "{message}");
+    }
+}
+
+#[test]
 fn parse_rejects_non_digits() {
     let cases = [
         ("+1", '+', 0),
@@ -404,6 +440,36 @@ proptest! {
     fn sign_bit_always_rejected(raw in (1_u64 << 63)..=u64::MAX) {
         prop_assert_eq!(Snowflake::try_from(raw), Err(ParseSnowflakeError::SignBitSet(raw)));
         prop_assert_eq!(raw.to_string().parse::<Snowflake>(), Err(ParseSnowflakeError::SignBitSet(raw)));
+    }
+
+    /// `compose` is its fields' checks: it succeeds when all four pass, and fails with
+    /// the first failing field's error otherwise.
+    #[test]
+    fn compose_is_the_first_failing_field_check(
+        ts in prop_oneof![
+            Just(0),
+            TWITTER_EPOCH_MS - 2..=TWITTER_EPOCH_MS + 1,
+            MAX_TIMESTAMP_MS - 1..=MAX_TIMESTAMP_MS + 2,
+            any::<u64>(),
+        ],
+        dc in prop_oneof![0..=33_u64, any::<u64>()],
+        machine in prop_oneof![0..=33_u64, any::<u64>()],
+        seq in prop_oneof![4090..=4100_u64, 0..=3_u64, any::<u64>()],
+    ) {
+        let values = [ts, dc, machine, seq];
+        let composed = compose(values[0], values[1], values[2], values[3]);
+        let checks = Field::ALL.map(|field| field.check(values[field as usize]));
+        match checks.iter().find_map(|check| check.err()) {
+            None => {
+                prop_assert!(composed.is_ok());
+                prop_assert_eq!(checks.map(Result::ok), values.map(Some));
+            }
+            Some(first) => {
+                prop_assert_eq!(composed, Err(first));
+                let field = first.field();
+                prop_assert_eq!(field.check(values[field as usize]), Err(first));
+            }
+        }
     }
 
     /// The byte-by-byte parser against the plain character-by-character reading.

@@ -10,7 +10,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use sf::{Clock, Snowflake, SystemClock};
+use sf::{Clock, Field, Snowflake, SystemClock};
 
 use crate::AppState;
 use crate::issuer::Unavailable;
@@ -135,6 +135,11 @@ fn number(field: &'static str, text: &str, range: &str) -> Result<u64, FieldErro
     text.parse().map_err(|_| error("larger than 64 bits"))
 }
 
+/// A field's values, for messages: `0..=31`.
+fn range(field: Field) -> String {
+    format!("{}..={}", field.min(), field.max())
+}
+
 /// The timestamp field: blank for now, Unix ms, or RFC 3339 (the runtime's reader).
 fn timestamp(text: &str) -> Result<u64, FieldError> {
     let text = text.trim();
@@ -142,8 +147,7 @@ fn timestamp(text: &str) -> Result<u64, FieldError> {
         return Ok(SystemClock.now_ms());
     }
     if text.bytes().all(|b| b.is_ascii_digit()) {
-        let range = format!("{}..={}", sf::TWITTER_EPOCH_MS, sf::MAX_TIMESTAMP_MS);
-        return number("ts", text, &range);
+        return number("ts", text, &range(Field::Timestamp));
     }
     sf::parse_rfc3339(text).map_err(|e| FieldError {
         field: "ts",
@@ -160,45 +164,30 @@ pub(crate) fn compose_form(params: &HashMap<String, String>) -> Result<Snowflake
     } else {
         get("seq")
     };
-    let fields = [
+    let texts = [
         timestamp(get("ts")),
-        number("dc", get("dc"), "0..=31"),
-        number("machine", get("machine"), "0..=31"),
-        number("seq", seq_text, "0..=4095"),
+        number("dc", get("dc"), &range(Field::Datacenter)),
+        number("machine", get("machine"), &range(Field::Machine)),
+        number("seq", seq_text, &range(Field::Sequence)),
     ];
-    // Each field against its own range, through `compose`, so that every one is reported.
-    let minimum = [sf::TWITTER_EPOCH_MS, 0, 0, 0];
+    // Each field against its own range, so that every bad one is reported.
+    let names = ["ts", "dc", "machine", "seq"];
+    let error = |e: sf::ComposeError| FieldError {
+        field: names[e.field() as usize],
+        message: e.to_string(),
+    };
+    let mut values = [0; 4];
     let mut errors = Vec::new();
-    let mut values = minimum;
-    for (index, (field, result)) in ["ts", "dc", "machine", "seq"]
-        .into_iter()
-        .zip(fields)
-        .enumerate()
-    {
-        match result {
-            Ok(value) => {
-                let mut probe = minimum;
-                probe[index] = value;
-                match sf::compose(probe[0], probe[1], probe[2], probe[3]) {
-                    Ok(_) => values[index] = value,
-                    Err(e) => errors.push(FieldError {
-                        field,
-                        message: e.to_string(),
-                    }),
-                }
-            }
+    for (i, text) in texts.into_iter().enumerate() {
+        match text.and_then(|number| Field::ALL[i].check(number).map_err(error)) {
+            Ok(number) => values[i] = number,
             Err(e) => errors.push(e),
         }
     }
     if !errors.is_empty() {
         return Err(errors);
     }
-    sf::compose(values[0], values[1], values[2], values[3]).map_err(|e| {
-        vec![FieldError {
-            field: "ts",
-            message: e.to_string(),
-        }]
-    })
+    sf::compose(values[0], values[1], values[2], values[3]).map_err(|e| vec![error(e)])
 }
 
 /// An ID as typed: decimal digits, or what is wrong with it (the runtime's words).
