@@ -237,6 +237,23 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
         })
     }
 
+    /// The next ID if it can be issued at once; see [`Generator::try_next_id_now`]. For
+    /// async callers: neither the network nor the clock is waited for.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_next_id`](LeasedGenerator::try_next_id), and
+    /// [`GenerateError::WouldWait`] where it would wait for the clock; a `WouldWait` is
+    /// not counted as a refusal.
+    #[inline]
+    pub fn try_next_id_now(&self) -> Result<Snowflake, GenerateError> {
+        self.shared.generator.try_next_id_now().inspect_err(|e| {
+            if !matches!(e, GenerateError::WouldWait { .. }) {
+                self.shared.refusals.fetch_add(1, Ordering::Relaxed);
+            }
+        })
+    }
+
     /// Fills `out` with IDs; see [`Generator::try_fill`].
     ///
     /// # Errors

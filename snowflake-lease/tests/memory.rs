@@ -104,6 +104,35 @@ async fn past_the_ceiling_it_refuses_at_once() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn try_next_id_now_says_when_to_ask_again() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
+    // The clock stands still (paused time): one millisecond's 4,096, then a wait.
+    let first = generator.try_next_id_now().unwrap();
+    for _ in 1..4096 {
+        generator.try_next_id_now().unwrap();
+    }
+    let until_ms = first.timestamp_ms() + 1;
+    assert_eq!(
+        generator.try_next_id_now(),
+        Err(GenerateError::WouldWait { until_ms })
+    );
+    assert_eq!(generator.status().refusals, 0, "a wait is not a refusal");
+    sleep(Duration::from_millis(1)).await;
+    let next = generator.try_next_id_now().unwrap();
+    assert_eq!((next.timestamp_ms(), next.sequence()), (until_ms, 0));
+    // Past the ceiling it refuses, as try_next_id does, and counts it.
+    let ceiling = generator.status().ceiling_ms;
+    clock.step(i64::try_from(ceiling - T0).unwrap() + 1);
+    assert!(matches!(
+        generator.try_next_id_now(),
+        Err(GenerateError::AboveCeiling { ceiling_ms, .. }) if ceiling_ms == ceiling
+    ));
+    assert_eq!(generator.status().refusals, 1);
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_clock_that_jumps_ahead_does_not_push_the_hwm() {
     let store = shared_store();
     let clock = TestClock::new();

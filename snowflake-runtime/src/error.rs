@@ -191,6 +191,14 @@ pub enum GenerateError {
     },
     /// The generator is [halted](crate::Generator::halt).
     Halted,
+    /// No ID can be issued before the clock reads `until_ms`: the current millisecond's
+    /// 4,096 are used up, or the clock stepped back (within the tolerance) behind the
+    /// last ID. Only [`try_next_id_now`](crate::Generator::try_next_id_now) returns it,
+    /// where [`try_next_id`](crate::Generator::try_next_id) would wait.
+    WouldWait {
+        /// The clock reading (Unix ms) that the next ID needs.
+        until_ms: u64,
+    },
 }
 
 impl fmt::Display for GenerateError {
@@ -224,6 +232,10 @@ impl fmt::Display for GenerateError {
                 "the next ID would carry {timestamp_ms} ms, past the generator's ceiling of {ceiling_ms} ms"
             ),
             GenerateError::Halted => f.write_str("the generator is halted"),
+            GenerateError::WouldWait { until_ms } => write!(
+                f,
+                "the next ID has to wait for the clock to read {until_ms} ms"
+            ),
         }
     }
 }

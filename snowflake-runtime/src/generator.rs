@@ -350,7 +350,38 @@ impl<C: Clock> Generator<C> {
     /// back further than the tolerance, or stopped.
     #[inline]
     pub fn try_next_id(&self) -> Result<Snowflake, GenerateError> {
-        let (first, _) = self.reserve(1)?;
+        let (first, _) = self.reserve::<true>(1)?;
+        Ok(self.id(first))
+    }
+
+    /// The next ID if it can be issued at once: never sleeps and never spins, for
+    /// callers that must not block a thread, such as an async task, which can wait
+    /// for the clock on a timer and ask again.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use snowflake_kit::{GenerateError, Generator, Snowflake};
+    ///
+    /// let generator = Generator::new(1, 1)?;
+    /// let mut ids = [Snowflake::MAX; 4096];
+    /// generator.try_fill(&mut ids)?; // a whole millisecond, most likely the current one
+    /// let id = loop {
+    ///     match generator.try_next_id_now() {
+    ///         Err(GenerateError::WouldWait { .. }) => std::thread::sleep(Duration::from_millis(1)),
+    ///         other => break other?,
+    ///     }
+    /// };
+    /// assert!(id > ids[4095]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`GenerateError::WouldWait`] where [`try_next_id`](Generator::try_next_id) would
+    /// wait for the clock; otherwise as `try_next_id`.
+    #[inline]
+    pub fn try_next_id_now(&self) -> Result<Snowflake, GenerateError> {
+        let (first, _) = self.reserve::<false>(1)?;
         Ok(self.id(first))
     }
 
@@ -404,7 +435,7 @@ impl<C: Clock> Generator<C> {
         let mut rest = out;
         while !rest.is_empty() {
             let wanted = u64::try_from(rest.len()).unwrap_or(u64::MAX);
-            let (first, count) = self.reserve(wanted)?;
+            let (first, count) = self.reserve::<true>(wanted)?;
             // `count` is at most 4,096 and at most `rest.len()`.
             let (batch, tail) = rest.split_at_mut(usize::try_from(count).unwrap_or(usize::MAX));
             for (slot, next) in batch.iter_mut().zip(first..) {
@@ -459,9 +490,10 @@ impl<C: Clock> Generator<C> {
     }
 
     /// Reserves up to `wanted` (at least 1) consecutive IDs of one millisecond:
-    /// returns the first `timestamp << 12 | sequence` and how many.
+    /// returns the first `timestamp << 12 | sequence` and how many. Waits for the
+    /// clock when it has to if `WAIT`, and returns [`GenerateError::WouldWait`] if not.
     #[inline]
-    fn reserve(&self, wanted: u64) -> Result<(u64, u64), GenerateError> {
+    fn reserve<const WAIT: bool>(&self, wanted: u64) -> Result<(u64, u64), GenerateError> {
         let mut now = self.now()?;
         let ceiling_ms = self.ceiling.load(Ordering::Relaxed);
         let mut current = self.next.load(Ordering::Relaxed);
@@ -500,6 +532,11 @@ impl<C: Clock> Generator<C> {
                     });
                 }
                 if sequence == 0 {
+                    if !WAIT {
+                        return Err(GenerateError::WouldWait {
+                            until_ms: timestamp + TWITTER_EPOCH_MS,
+                        });
+                    }
                     now = self.wait_for(timestamp, now)?;
                     current = self.next.load(Ordering::Relaxed);
                     continue;

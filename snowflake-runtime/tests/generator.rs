@@ -261,6 +261,58 @@ fn small_step_back_with_a_full_millisecond_waits_for_the_clock() {
 }
 
 #[test]
+fn try_next_id_now_never_waits() {
+    let clock = ManualClock::at(T);
+    let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).unwrap();
+    let mut ids = vec![Snowflake::MAX; 4096];
+    for id in &mut ids {
+        *id = generator.try_next_id_now().unwrap();
+    }
+    assert_strictly_increasing(&ids);
+    assert!(ids.iter().all(|id| id.timestamp_ms() == T));
+    // The millisecond is full and the clock stays: at once, and again, without a stall.
+    for _ in 0..3 {
+        assert_eq!(
+            generator.try_next_id_now(),
+            Err(GenerateError::WouldWait { until_ms: T + 1 })
+        );
+    }
+    clock.set(T + 1);
+    let next = generator.try_next_id_now().unwrap();
+    assert_eq!((next.timestamp_ms(), next.sequence()), (T + 1, 0));
+
+    // A step back within the tolerance: the last millisecond's IDs first, then a wait
+    // until the clock is past it; beyond the tolerance, the same error as try_next_id.
+    clock.set(T - 5);
+    let more = generator.try_next_id_now().unwrap();
+    assert_eq!((more.timestamp_ms(), more.sequence()), (T + 1, 1));
+    for _ in 0..4094 {
+        generator.try_next_id_now().unwrap();
+    }
+    assert_eq!(
+        generator.try_next_id_now(),
+        Err(GenerateError::WouldWait { until_ms: T + 2 })
+    );
+    assert_eq!(
+        GenerateError::WouldWait { until_ms: T + 2 }.to_string(),
+        format!("the next ID has to wait for the clock to read {} ms", T + 2)
+    );
+    clock.set(T - 2_000);
+    assert_eq!(
+        generator.try_next_id_now(),
+        Err(GenerateError::ClockMovedBackwards {
+            by_ms: 2_001,
+            tolerance_ms: 1_000
+        })
+    );
+    clock.set(T + 2);
+    let last = generator.try_next_id_now().unwrap();
+    assert_eq!((last.timestamp_ms(), last.sequence()), (T + 2, 0));
+    generator.halt();
+    assert_eq!(generator.try_next_id_now(), Err(GenerateError::Halted));
+}
+
+#[test]
 fn clock_jitter_back_and_forth() {
     // Forward 1 ms every 30 readings, but every 7th reading is up to 9 ms behind.
     let clock = ScriptClock::new(|n| T + n / 30 - if n % 7 == 0 { (n / 7) % 10 } else { 0 });

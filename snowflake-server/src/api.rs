@@ -247,7 +247,7 @@ pub(crate) async fn id(method: Method, State(state): State<Arc<AppState>>) -> Re
     if method == Method::HEAD {
         return head_refused();
     }
-    match state.issuer.next_id() {
+    match state.issuer.next_id().await {
         Ok(id) => {
             state.metrics.issued.inc();
             // Written by hand: the one hot endpoint, and a fixed shape.

@@ -54,6 +54,10 @@ pub(crate) struct IdentityJson {
     message: Option<&'static str>,
 }
 
+/// How long `next_id` waits for the clock before it calls it stopped: the generators'
+/// tolerance of a clock that steps back (the runtime's default, 1 s), and a little more.
+const CLOCK_WAIT: Duration = Duration::from_millis(1_100);
+
 /// What a 503 for a missing identity says.
 pub(crate) const NO_IDENTITY: &str =
     "no identity: start snowflake-server with --dc N --machine N, or --etcd URL --auto";
@@ -62,13 +66,38 @@ fn rfc3339(ms: u64) -> Option<String> {
     sf::Rfc3339::new(ms).map(|time| time.to_string())
 }
 
+/// `try_now` until it issues an ID or fails, sleeping on a timer while it would wait for
+/// `clock`; a clock that does not get there within [`CLOCK_WAIT`] is a stalled one.
+async fn waiting(
+    try_now: impl Fn() -> Result<Snowflake, GenerateError>,
+    clock: &impl Clock,
+) -> Result<Snowflake, Unavailable> {
+    let started = tokio::time::Instant::now();
+    loop {
+        let result = try_now();
+        let Err(GenerateError::WouldWait { until_ms }) = result else {
+            return Ok(result?);
+        };
+        if started.elapsed() > CLOCK_WAIT {
+            let waited_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            return Err(GenerateError::ClockStalled { waited_ms }.into());
+        }
+        let wait_ms = until_ms.saturating_sub(clock.now_ms()).max(1);
+        tokio::time::sleep(Duration::from_millis(wait_ms)).await;
+    }
+}
+
 impl Issuer {
-    /// One ID.
-    pub(crate) fn next_id(&self) -> Result<Snowflake, Unavailable> {
+    /// One ID. Where the generator would wait for the clock (a used-up millisecond, a
+    /// clock that stepped back), the task waits on a timer and asks again: the worker
+    /// thread goes on serving other requests.
+    pub(crate) async fn next_id(&self) -> Result<Snowflake, Unavailable> {
         match self {
             Issuer::None => Err(Unavailable(NO_IDENTITY.to_owned())),
-            Issuer::Fixed(generator) => Ok(generator.try_next_id()?),
-            Issuer::Leased(generator) => Ok(generator.try_next_id()?),
+            Issuer::Fixed(generator) => waiting(|| generator.try_next_id_now(), &SystemClock).await,
+            Issuer::Leased(generator) => {
+                waiting(|| generator.try_next_id_now(), &SystemClock).await
+            }
         }
     }
 
@@ -166,5 +195,81 @@ impl Issuer {
             // Bounded: a shutdown must not hang on a silent etcd.
             let _ = tokio::time::timeout(Duration::from_secs(5), generator.release()).await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use super::*;
+
+    /// 2022-06-28T16:07:40.105Z.
+    const T: u64 = 1_656_432_460_105;
+
+    /// A clock that moves only when told to.
+    struct ManualClock(AtomicU64);
+
+    impl Clock for ManualClock {
+        fn now_ms(&self) -> u64 {
+            self.0.load(Ordering::SeqCst)
+        }
+    }
+
+    /// A generator whose millisecond `T` is used up, on a clock standing at `T`.
+    fn used_up() -> (Arc<ManualClock>, Generator<Arc<ManualClock>>) {
+        let clock = Arc::new(ManualClock(AtomicU64::new(T)));
+        let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).expect("valid node");
+        let mut ids = vec![Snowflake::MAX; 4096];
+        generator.try_fill(&mut ids).expect("4,096 IDs at T");
+        assert!(ids.iter().all(|id| id.timestamp_ms() == T));
+        (clock, generator)
+    }
+
+    /// On a single thread, the task that moves the clock runs only if the wait gives the
+    /// thread back: a wait on the thread would end in `ClockStalled`.
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn the_wait_for_the_clock_leaves_the_thread_to_other_tasks() {
+        let (clock, generator) = used_up();
+        let mover = {
+            let clock = Arc::clone(&clock);
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                clock.0.store(T + 1, Ordering::SeqCst);
+            })
+        };
+        let id = waiting(|| generator.try_next_id_now(), &*clock)
+            .await
+            .map_err(|e| e.0)
+            .expect("an ID once the clock moves");
+        assert_eq!((id.timestamp_ms(), id.sequence()), (T + 1, 0));
+        mover.await.expect("the mover ran");
+    }
+
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn a_clock_that_never_gets_there_is_a_stalled_clock() {
+        let (clock, generator) = used_up();
+        let started = tokio::time::Instant::now();
+        let Err(Unavailable(reason)) = waiting(|| generator.try_next_id_now(), &*clock).await
+        else {
+            panic!("an ID from a stopped clock");
+        };
+        assert!(
+            reason.starts_with("the clock did not advance in 110"),
+            "{reason}"
+        );
+        assert!(started.elapsed() > CLOCK_WAIT);
+    }
+
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn other_errors_pass_at_once() {
+        let (clock, generator) = used_up();
+        generator.halt();
+        let Err(Unavailable(reason)) = waiting(|| generator.try_next_id_now(), &*clock).await
+        else {
+            panic!("an ID from a halted generator");
+        };
+        assert_eq!(reason, "the identity's lease was lost; claiming it again");
     }
 }
