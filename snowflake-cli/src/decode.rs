@@ -152,17 +152,19 @@ mod tests {
     use super::*;
     use crate::output::{Format, Layout};
 
-    /// Counts the calls that would be write(2)s.
+    /// Counts the calls that would be write(2)s, and those that end mid-line.
     #[derive(Default)]
     struct Counting {
         writes: usize,
         bytes: usize,
+        cut: usize,
     }
 
     impl Write for Counting {
         fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
             self.writes += 1;
             self.bytes += buf.len();
+            self.cut += usize::from(buf.last() != Some(&b'\n'));
             Ok(buf.len())
         }
 
@@ -182,6 +184,8 @@ mod tests {
         out.flush().expect("flushed");
         drop(out);
         assert_eq!(bad, 0);
+        // Whole lines only: stdout's line buffer passes them through in one write.
+        assert_eq!(counting.cut, 0, "{format:?} {layout:?}");
         counting.bytes / counting.writes
     }
 

@@ -29,9 +29,13 @@ pub(crate) enum Layout {
     Row,
 }
 
-/// Bytes held before a write(2): many IDs per call into a file or a pipe. 64 KiB is what
-/// a Linux pipe holds.
+/// Bytes gathered before a write(2): many IDs per call into a file or a pipe. 64 KiB is
+/// what a Linux pipe holds.
 const BUFFER: usize = 64 * 1024;
+
+/// Room for the record that takes the buffer past [`BUFFER`]: a card in colour is about
+/// 700 bytes.
+const SLACK: usize = 4 * 1024;
 
 /// Whether stdout gets colour: `NO_COLOR` says no, a forcing `CLICOLOR_FORCE` says yes,
 /// `CLICOLOR=0` says no; otherwise a terminal that takes colour.
@@ -56,12 +60,17 @@ pub(crate) fn wants_colour(terminal: bool) -> bool {
     colour
 }
 
-/// Where IDs go: a buffer in front of `W`, flushed when full or when asked.
+/// Where IDs go: a buffer in front of `W`, written out when full or when asked.
+///
+/// It is written out only between records, so every write ends with a whole line: stdout's
+/// own line buffer then passes it through in one piece, where a block cut mid-line would
+/// cost a second, small write for the line's tail.
 ///
 /// Colour is decided once: a plain [`Style`] writes nothing, so the text without colour
 /// never holds escape codes that would have to be stripped again, fragment by fragment.
 pub(crate) struct Out<W: Write> {
-    w: io::BufWriter<W>,
+    buf: Vec<u8>,
+    sink: W,
     format: Format,
     layout: Layout,
     colour: bool,
@@ -113,7 +122,8 @@ const SPACES: &str = "                                                  ";
 impl<W: Write> Out<W> {
     pub(crate) fn new(w: W, format: Format, colour: bool) -> Self {
         Out {
-            w: io::BufWriter::with_capacity(BUFFER, w),
+            buf: Vec::with_capacity(BUFFER + SLACK),
+            sink: w,
             format,
             layout: Layout::Card,
             colour,
@@ -123,8 +133,9 @@ impl<W: Write> Out<W> {
     }
 
     /// How [`Out::decoded`] shows IDs in the human format.
-    pub(crate) fn with_layout(self, layout: Layout) -> Self {
-        Out { layout, ..self }
+    pub(crate) fn with_layout(mut self, layout: Layout) -> Self {
+        self.layout = layout;
+        self
     }
 
     /// The ID alone on a line (`generate`), or its JSON object.
@@ -132,44 +143,67 @@ impl<W: Write> Out<W> {
         match self.format {
             Format::Human => {
                 self.int(id.as_u64())?;
-                self.w.write_all(b"\n")
+                self.buf.write_all(b"\n")?;
             }
-            Format::Json => self.json(id),
+            Format::Json => self.json(id)?,
         }
+        self.spill()
     }
 
     /// The ID's table (`compose`), or its JSON object.
     pub(crate) fn table(&mut self, id: Snowflake) -> io::Result<()> {
         if self.format == Format::Json {
-            return self.json(id);
+            self.json(id)?;
+        } else {
+            self.head(id)?;
+            self.segments(id)?;
         }
-        self.head(id)?;
-        self.segments(id)
+        self.spill()
     }
 
     /// The ID as `decode` shows it: its card with the `snowflake!` call that bakes it,
     /// its row, or its JSON object.
     pub(crate) fn decoded(&mut self, id: Snowflake) -> io::Result<()> {
         match (self.format, self.layout) {
-            (Format::Json, _) => self.json(id),
-            (Format::Human, Layout::Row) => self.row(id),
+            (Format::Json, _) => self.json(id)?,
+            (Format::Human, Layout::Row) => self.row(id)?,
             (Format::Human, Layout::Card) => {
                 let time = self.head(id)?;
                 let p = id.parts();
                 let bold = self.style(Style::new().bold());
                 writeln!(
-                    self.w,
+                    self.buf,
                     "{bold}macro{bold:#}      snowflake!(ts = \"{time}\", dc = {}, machine = {}, seq = {})",
                     p.datacenter, p.machine, p.sequence
                 )?;
-                self.segments(id)
+                self.segments(id)?;
             }
         }
+        self.spill()
     }
 
     /// Writes out what the buffer holds.
     pub(crate) fn flush(&mut self) -> io::Result<()> {
-        self.w.flush()
+        self.write_out()?;
+        self.sink.flush()
+    }
+
+    /// Writes out the buffer once it holds a block's worth; called after each record.
+    fn spill(&mut self) -> io::Result<()> {
+        if self.buf.len() >= BUFFER {
+            self.write_out()?;
+        }
+        Ok(())
+    }
+
+    fn write_out(&mut self) -> io::Result<()> {
+        if !self.buf.is_empty() {
+            // Cleared even when the write fails: nothing is written twice.
+            let written = self.sink.write_all(&self.buf);
+            self.buf.clear();
+            written?;
+        }
+        Ok(())
     }
 
     /// `{"id":"…","timestamp_ms":…,"time":"…","datacenter":…,"machine":…,"sequence":…,
@@ -181,21 +215,21 @@ impl<W: Write> Out<W> {
     /// read it back with `serde_json`.
     fn json(&mut self, id: Snowflake) -> io::Result<()> {
         let p = id.parts();
-        self.w.write_all(b"{\"id\":\"")?;
+        self.buf.write_all(b"{\"id\":\"")?;
         self.int(id.as_u64())?;
-        self.w.write_all(b"\",\"timestamp_ms\":")?;
+        self.buf.write_all(b"\",\"timestamp_ms\":")?;
         self.int(p.timestamp_ms)?;
-        self.w.write_all(b",\"time\":\"")?;
-        self.w.write_all(&id.rfc3339().to_bytes())?;
-        self.w.write_all(b"\",\"datacenter\":")?;
+        self.buf.write_all(b",\"time\":\"")?;
+        self.buf.write_all(&id.rfc3339().to_bytes())?;
+        self.buf.write_all(b"\",\"datacenter\":")?;
         self.int(p.datacenter)?;
-        self.w.write_all(b",\"machine\":")?;
+        self.buf.write_all(b",\"machine\":")?;
         self.int(p.machine)?;
-        self.w.write_all(b",\"sequence\":")?;
+        self.buf.write_all(b",\"sequence\":")?;
         self.int(p.sequence)?;
-        self.w.write_all(b",\"binary\":\"")?;
-        self.w.write_all(&id.segmented_binary().to_bytes())?;
-        self.w.write_all(b"\"}\n")
+        self.buf.write_all(b",\"binary\":\"")?;
+        self.buf.write_all(&id.segmented_binary().to_bytes())?;
+        self.buf.write_all(b"\"}\n")
     }
 
     /// `id`, time, datacenter, machine and sequence, separated by tabs, and a newline.
@@ -207,7 +241,7 @@ impl<W: Write> Out<W> {
             let [time, dc, machine, seq] = [1, 2, 3, 4]
                 .map(|column| Style::new().fg_color(Some(COLUMNS[column].colour.into())));
             return writeln!(
-                self.w,
+                self.buf,
                 "{bold}{id}{bold:#}\t{time}{}{time:#}\t{dc}{}{dc:#}\t\
                  {machine}{}{machine:#}\t{seq}{}{seq:#}",
                 id.rfc3339(),
@@ -217,20 +251,20 @@ impl<W: Write> Out<W> {
             );
         }
         self.int(id.as_u64())?;
-        self.w.write_all(b"\t")?;
-        self.w.write_all(&id.rfc3339().to_bytes())?;
-        self.w.write_all(b"\t")?;
+        self.buf.write_all(b"\t")?;
+        self.buf.write_all(&id.rfc3339().to_bytes())?;
+        self.buf.write_all(b"\t")?;
         self.int(p.datacenter)?;
-        self.w.write_all(b"\t")?;
+        self.buf.write_all(b"\t")?;
         self.int(p.machine)?;
-        self.w.write_all(b"\t")?;
+        self.buf.write_all(b"\t")?;
         self.int(p.sequence)?;
-        self.w.write_all(b"\n")
+        self.buf.write_all(b"\n")
     }
 
     /// An integer in decimal, without the formatter.
     fn int(&mut self, n: impl itoa::Integer) -> io::Result<()> {
-        self.w.write_all(self.digits.format(n).as_bytes())
+        self.buf.write_all(self.digits.format(n).as_bytes())
     }
 
     /// `style`, or the plain style (which writes nothing) without colour.
@@ -242,14 +276,14 @@ impl<W: Write> Out<W> {
     /// time, for the `snowflake!` call.
     fn head(&mut self, id: Snowflake) -> io::Result<sf::Rfc3339> {
         if self.tables {
-            self.w.write_all(b"\n")?;
+            self.buf.write_all(b"\n")?;
         }
         self.tables = true;
         let time = id.rfc3339();
         let bold = self.style(Style::new().bold());
-        writeln!(self.w, "{bold}id{bold:#}         {bold}{id}{bold:#}")?;
+        writeln!(self.buf, "{bold}id{bold:#}         {bold}{id}{bold:#}")?;
         writeln!(
-            self.w,
+            self.buf,
             "{bold}time{bold:#}       {time} ({} ms)",
             id.timestamp_ms()
         )?;
@@ -262,15 +296,15 @@ impl<W: Write> Out<W> {
         let bits = id.segmented_binary().to_bytes();
         // ASCII digits and spaces.
         let mut fields = std::str::from_utf8(&bits).unwrap_or_default().split(' ');
-        self.w.write_all(b"\n      ")?;
+        self.buf.write_all(b"\n      ")?;
         for (i, column) in COLUMNS.iter().enumerate() {
             self.cell(i, &column.label)?;
         }
-        self.w.write_all(b"bits  ")?;
+        self.buf.write_all(b"bits  ")?;
         for i in 0..COLUMNS.len() {
             self.cell(i, &fields.next().unwrap_or_default())?;
         }
-        self.w.write_all(b"value ")?;
+        self.buf.write_all(b"value ")?;
         let values = [
             0,
             p.timestamp_ms - sf::TWITTER_EPOCH_MS,
@@ -290,17 +324,25 @@ impl<W: Write> Out<W> {
         let Column { width, colour, .. } = COLUMNS[i];
         if self.colour {
             let style = Style::new().fg_color(Some(colour.into()));
-            write!(self.w, "{style}{text}{style:#}")?;
+            write!(self.buf, "{style}{text}{style:#}")?;
         } else {
-            text.write_plain(&mut self.w)?;
+            text.write_plain(&mut self.buf)?;
         }
         if i + 1 == COLUMNS.len() {
-            return self.w.write_all(b"\n");
+            return self.buf.write_all(b"\n");
         }
         // Not `{text:<width$}`: the formatter pads a character at a time.
         let pad = (width + 2).saturating_sub(text.width());
-        self.w
+        self.buf
             .write_all(&SPACES.as_bytes()[..pad.min(SPACES.len())])
+    }
+}
+
+/// Whatever is still buffered goes out, as `BufWriter` does; errors are for
+/// [`Out::flush`] to report.
+impl<W: Write> Drop for Out<W> {
+    fn drop(&mut self) {
+        let _ = self.write_out();
     }
 }
 
