@@ -65,7 +65,7 @@ for format in human json card; do
     esac
     mb=$(awk "BEGIN { printf \"%.0f, %.0f\", ${bytes[$g]} / 1e6, ${bytes[$d]} / 1e6 }")
     ratio=$(awk "BEGIN { printf \"%.2f\", ${best[$d]} / ${best[$g]} }")
-    echo "| $format | ${best[$g]} | ${best[$d]} | $ratio | $mb |"
+    printf "| %s | %.3f | %.3f | %s | %s |\n" "$format" "${best[$g]}" "${best[$d]}" "$ratio" "$mb"
 done
 
 if command -v strace >/dev/null 2>&1; then

@@ -1,11 +1,13 @@
 //! `decode`: IDs from the arguments or from stdin, one per line; a bad one is reported
 //! on stderr with its place, and decoding goes on.
 
+use std::ffi::OsString;
 use std::fmt;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 
 use sf::Snowflake;
 
+use crate::Failure;
 use crate::output::Out;
 
 /// Where an ID came from, for its error.
@@ -26,30 +28,46 @@ impl fmt::Display for Place {
     }
 }
 
-/// Decodes the ID arguments; returns how many were bad.
+/// The longest line (or argument) read as an ID: 19 digits, and room for the spaces
+/// around them. Past it a line is only counted, not kept, so that a stream without
+/// newlines cannot fill the memory.
+const MAX_LINE: usize = 256;
+
+/// How much of a bad ID its error quotes.
+const QUOTED: usize = 40;
+
+/// Decodes the ID arguments, counting the bad ones in `bad`.
 pub(crate) fn arguments<W: Write>(
-    ids: &[String],
+    ids: &[OsString],
     out: &mut Out<W>,
     err: &mut impl Write,
-) -> io::Result<usize> {
-    let mut bad = 0;
+    bad: &mut usize,
+) -> Result<(), Failure> {
     for (i, text) in ids.iter().enumerate() {
-        bad += usize::from(!one(text.as_bytes(), Place::Argument(i + 1), out, err)?);
+        // Bytes, not `str`: invalid UTF-8 is a bad ID like any other, named by its place.
+        let text = text.as_encoded_bytes();
+        if !one(text, text.len(), Place::Argument(i + 1), out, err)? {
+            *bad += 1;
+        }
     }
-    Ok(bad)
+    Ok(())
 }
 
-/// Decodes one ID per line of `input`, blank lines skipped; returns how many were bad.
+/// Decodes one ID per line of `input`, blank lines skipped, counting the bad ones in
+/// `bad`.
 pub(crate) fn lines<W: Write>(
     input: impl Read,
     out: &mut Out<W>,
     err: &mut impl Write,
-) -> io::Result<usize> {
+    bad: &mut usize,
+) -> Result<(), Failure> {
     // As large as the output's buffer: fewer read(2)s, and fewer flushes below.
     let mut input = BufReader::with_capacity(64 * 1024, input);
-    let mut lines = Lines::default();
-    // A line that one read cut in two, until its end comes.
+    let mut lines = Lines { number: 0, bad };
+    // A line that one read cut in two, until its end comes: its first bytes (at most
+    // MAX_LINE + 1 of them, enough to tell it is too long) and its length.
     let mut split = Vec::new();
+    let mut split_len = 0;
     loop {
         // Answers wait in the buffer only while more input is at hand: a person typing
         // IDs, or `tail -f` upstream, sees each answer before the next read blocks, and a
@@ -57,79 +75,101 @@ pub(crate) fn lines<W: Write>(
         if input.buffer().is_empty() {
             out.flush()?;
         }
-        let buffer = input.fill_buf()?;
+        let buffer = input.fill_buf().map_err(Failure::Read)?;
         if buffer.is_empty() {
             // The last line may lack its `\n`.
-            if !split.is_empty() {
-                lines.line(&split, out, err)?;
+            if split_len > 0 {
+                lines.line(&split, split_len, out, err)?;
             }
-            return Ok(lines.bad);
+            return Ok(());
         }
         // Lines are read in place, not copied out one by one.
         let mut rest = buffer;
         while let Some(end) = rest.iter().position(|&b| b == b'\n') {
-            if split.is_empty() {
-                lines.line(&rest[..end], out, err)?;
+            if split_len == 0 {
+                lines.line(&rest[..end], end, out, err)?;
             } else {
-                split.extend_from_slice(&rest[..end]);
-                lines.line(&split, out, err)?;
+                keep(&mut split, &rest[..end]);
+                lines.line(&split, split_len + end, out, err)?;
                 split.clear();
+                split_len = 0;
             }
             rest = &rest[end + 1..];
         }
-        split.extend_from_slice(rest);
+        keep(&mut split, rest);
+        split_len += rest.len();
         let read = buffer.len();
         input.consume(read);
     }
 }
 
-/// The lines of stdin so far.
-#[derive(Default)]
-struct Lines {
-    number: usize,
-    bad: usize,
+/// Adds `bytes` to a split line, up to one byte more than a line may have.
+fn keep(split: &mut Vec<u8>, bytes: &[u8]) {
+    let room = (MAX_LINE + 1).saturating_sub(split.len());
+    split.extend_from_slice(&bytes[..bytes.len().min(room)]);
 }
 
-impl Lines {
-    /// Decodes the next line, without its `\n`.
+/// The lines of stdin so far.
+struct Lines<'a> {
+    number: usize,
+    bad: &'a mut usize,
+}
+
+impl Lines<'_> {
+    /// Decodes the next line, without its `\n`: `text` is its first bytes, `len` its
+    /// whole length.
     fn line<W: Write>(
         &mut self,
         mut text: &[u8],
+        mut len: usize,
         out: &mut Out<W>,
         err: &mut impl Write,
-    ) -> io::Result<()> {
+    ) -> Result<(), Failure> {
         self.number += 1;
         if self.number == 1 {
             // Editors on Windows start UTF-8 files with a byte-order mark.
-            text = text.strip_prefix("\u{feff}".as_bytes()).unwrap_or(text);
+            if let Some(rest) = text.strip_prefix("\u{feff}".as_bytes()) {
+                (text, len) = (rest, len - 3);
+            }
         }
-        if !text.trim_ascii().is_empty() && !one(text, Place::Line(self.number), out, err)? {
-            self.bad += 1;
+        let blank = len <= MAX_LINE && text.trim_ascii().is_empty();
+        if !blank && !one(text, len, Place::Line(self.number), out, err)? {
+            *self.bad += 1;
         }
         Ok(())
     }
 }
 
 /// Decodes one ID and writes it, or reports it on `err`; returns whether it was good.
+/// `text` is the ID's first bytes (all of them up to [`MAX_LINE`]), `len` its length.
 ///
 /// Leading and trailing whitespace (spaces, tabs, a `\r` before the `\n`) is ignored,
 /// in arguments and lines alike.
 fn one<W: Write>(
     text: &[u8],
+    len: usize,
     place: Place,
     out: &mut Out<W>,
     err: &mut impl Write,
-) -> io::Result<bool> {
-    let text = text.trim_ascii();
-    let id = match std::str::from_utf8(text) {
-        Ok(text) => text
-            .parse::<Snowflake>()
-            .map_err(|e| format!("{text:?}: {e}")),
-        Err(e) => Err(format!(
-            "\"{}\": invalid UTF-8 at byte {}: a snowflake id is decimal digits only",
-            text.escape_ascii(),
-            e.valid_up_to()
-        )),
+) -> Result<bool, Failure> {
+    let id = if len > MAX_LINE {
+        Err(format!(
+            "{}: {len} bytes, too long for an ID (at most {MAX_LINE} bytes with the spaces \
+             around its digits)",
+            quote(text)
+        ))
+    } else {
+        let text = text.trim_ascii();
+        match std::str::from_utf8(text) {
+            Ok(id) => id
+                .parse::<Snowflake>()
+                .map_err(|e| format!("{}: {e}", quote(text))),
+            Err(e) => Err(format!(
+                "{}: invalid UTF-8 at byte {}: a snowflake id is decimal digits only",
+                quote(text),
+                e.valid_up_to()
+            )),
+        }
     };
     match id {
         Ok(id) => {
@@ -142,6 +182,29 @@ fn one<W: Write>(
             writeln!(err, "error: {place}: invalid ID {message}")?;
             Ok(false)
         }
+    }
+}
+
+/// `text` in double quotes, its bytes outside printable ASCII escaped, cut after
+/// [`QUOTED`] bytes with `...`.
+fn quote(text: &[u8]) -> String {
+    let shown = &text[..text.len().min(QUOTED)];
+    // Characters shown as they are, where the text is UTF-8 that far.
+    let quoted = match std::str::from_utf8(shown) {
+        Ok(shown) => format!("{shown:?}"),
+        Err(e) if e.error_len().is_none() && !shown.is_empty() => {
+            // Cut inside a character: up to it.
+            format!(
+                "{:?}",
+                std::str::from_utf8(&shown[..e.valid_up_to()]).unwrap_or_default()
+            )
+        }
+        Err(_) => format!("\"{}\"", shown.escape_ascii()),
+    };
+    if text.len() > QUOTED {
+        format!("{}...\"", &quoted[..quoted.len() - 1])
+    } else {
+        quoted
     }
 }
 
@@ -180,7 +243,8 @@ mod tests {
         }
         let mut counting = Counting::default();
         let mut out = Out::new(&mut counting, format, colour).with_layout(layout);
-        let bad = lines(ids.as_slice(), &mut out, &mut io::sink()).expect("no I/O error");
+        let mut bad = 0;
+        lines(ids.as_slice(), &mut out, &mut io::sink(), &mut bad).expect("no I/O error");
         out.flush().expect("flushed");
         drop(out);
         assert_eq!(bad, 0);
@@ -201,17 +265,22 @@ mod tests {
         }
     }
 
+    /// JSON lines, errors and the bad count of `input` decoded.
+    fn decode(input: impl Read) -> (Vec<u8>, String, usize) {
+        let (mut out, mut err, mut bad) = (Vec::new(), Vec::new(), 0);
+        let mut to = Out::new(&mut out, Format::Json, false);
+        assert!(
+            lines(input, &mut to, &mut err, &mut bad).is_ok(),
+            "no I/O error"
+        );
+        drop(to);
+        (out, String::from_utf8(err).expect("UTF-8"), bad)
+    }
+
     #[test]
     fn lines_cut_by_reads_decode_as_whole_lines() {
         let input = b"\xef\xbb\xbf4194439168\r\n\n  1541815603606036480 \nx\n4194439169";
-        let decode = |input: &mut dyn Read| {
-            let (mut out, mut err) = (Vec::new(), Vec::new());
-            let mut to = Out::new(&mut out, Format::Json, false);
-            let bad = lines(input, &mut to, &mut err).expect("no I/O error");
-            drop(to);
-            (out, String::from_utf8(err).expect("UTF-8"), bad)
-        };
-        let (whole, errors, bad) = decode(&mut &input[..]);
+        let (whole, errors, bad) = decode(&input[..]);
         assert_eq!(String::from_utf8_lossy(&whole).lines().count(), 3);
         assert_eq!(
             errors,
@@ -219,7 +288,48 @@ mod tests {
              a snowflake id is decimal digits only\n"
         );
         assert_eq!(bad, 1);
-        assert_eq!(decode(&mut Trickle(input)), (whole, errors, bad));
+        assert_eq!(decode(Trickle(input)), (whole, errors, bad));
+    }
+
+    #[test]
+    fn a_line_too_long_for_an_id_is_one_bad_line_not_kept_whole() {
+        let spaces = format!("{}4194439168\n", " ".repeat(MAX_LINE - 10));
+        let long = format!("{}4194439168\n", " ".repeat(MAX_LINE - 9));
+        let input = format!("{spaces}{long}4194439169\n");
+        let expected = format!(
+            "error: line 2: invalid ID \"{}...\": {} bytes, too long for an ID (at most 256 \
+             bytes with the spaces around its digits)\n",
+            " ".repeat(QUOTED),
+            MAX_LINE + 1
+        );
+        for (out, errors, bad) in [decode(input.as_bytes()), decode(Trickle(input.as_bytes()))] {
+            assert_eq!(String::from_utf8_lossy(&out).lines().count(), 2);
+            assert_eq!(errors, expected);
+            assert_eq!(bad, 1);
+        }
+        // A stream without a newline: counted, not kept, and reported with its length.
+        let (out, errors, bad) = decode(io::repeat(b'1').take(10_000_000));
+        assert!(out.is_empty());
+        assert_eq!(bad, 1);
+        assert!(
+            errors.starts_with(&format!(
+                "error: line 1: invalid ID \"{}...\": 10000000 bytes,",
+                "1".repeat(QUOTED)
+            )),
+            "{errors}"
+        );
+    }
+
+    #[test]
+    fn quotes_are_escaped_and_cut() {
+        assert_eq!(quote(b"12a"), "\"12a\"");
+        assert_eq!(quote(b"1\t\"2"), "\"1\\t\\\"2\"");
+        assert_eq!(quote(b"12\xff3"), "\"12\\xff3\"");
+        assert_eq!(quote(&[b'7'; 41]), format!("\"{}...\"", "7".repeat(40)));
+        // Cut inside a character: up to it.
+        let text = format!("{}é", "1".repeat(39));
+        assert_eq!(quote(text.as_bytes()), format!("\"{}...\"", "1".repeat(39)));
+        assert_eq!(quote(b""), "\"\"");
     }
 
     #[test]

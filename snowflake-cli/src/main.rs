@@ -18,6 +18,7 @@ mod decode;
 mod input;
 mod output;
 
+use std::ffi::OsString;
 use std::io::{self, IsTerminal, StdoutLock, Write};
 use std::process::ExitCode;
 
@@ -68,8 +69,10 @@ enum Command {
     /// are still decoded, and the exit status is then 2.
     Decode {
         /// IDs in decimal.
+        // OsString: an argument that is not UTF-8 is a bad ID, reported with its place
+        // while the others are decoded, not a usage error that stops everything.
         #[arg(value_name = "ID")]
-        ids: Vec<String>,
+        ids: Vec<OsString>,
         /// How each ID is shown without --json [default: card on a terminal, row into a
         /// file or a pipe]
         #[arg(long, value_enum, value_name = "LAYOUT", conflicts_with = "json")]
@@ -82,7 +85,7 @@ enum Command {
     /// Each run has a generator of its own: two processes with the same --dc and
     /// --machine at the same time can issue the same IDs (59 duplicates turned up across
     /// 200 parallel runs). Give each concurrent process its own --dc/--machine pair, or
-    /// take the IDs from one long-running generator, such as the coming snowflake-server.
+    /// take the IDs from one long-running generator, such as snowflake-server.
     Generate {
         #[command(flatten)]
         node: NodeArgs,
@@ -149,13 +152,16 @@ enum Failure {
     BadIds,
     /// The generator's clock failed it: exit status 1.
     Clock(GenerateError),
-    /// Reading or writing failed: exit status 1, or 0 for a closed pipe.
-    Io(io::Error),
+    /// Reading stdin failed: exit status 1.
+    Read(io::Error),
+    /// Writing the output failed: exit status 1, or 0 for a closed pipe.
+    Write(io::Error),
 }
 
+/// Every other I/O is a write of the output.
 impl From<io::Error> for Failure {
     fn from(e: io::Error) -> Failure {
-        Failure::Io(e)
+        Failure::Write(e)
     }
 }
 
@@ -196,9 +202,13 @@ fn report(result: Result<(), Failure>, stderr: &mut impl Write) -> ExitCode {
             ExitCode::FAILURE
         }
         // `snowflake generate -n 1000000 | head -1`: the reader has what it wanted.
-        Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(Failure::Io(e)) => {
-            let _ = writeln!(stderr, "error: {e}");
+        Err(Failure::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Write(e)) => {
+            let _ = writeln!(stderr, "error: cannot write the output: {e}");
+            ExitCode::FAILURE
+        }
+        Err(Failure::Read(e)) => {
+            let _ = writeln!(stderr, "error: cannot read stdin: {e}");
             ExitCode::FAILURE
         }
     }
@@ -269,14 +279,20 @@ fn run(command: Command) -> Result<(), Failure> {
         } => {
             let mut out = stdout(&format, layout);
             let mut stderr = io::stderr().lock();
-            let bad = if ids.is_empty() {
-                decode::lines(io::stdin().lock(), &mut out, &mut stderr)?
+            let mut bad = 0;
+            let decoded = if ids.is_empty() {
+                decode::lines(io::stdin().lock(), &mut out, &mut stderr, &mut bad)
             } else {
-                decode::arguments(&ids, &mut out, &mut stderr)?
+                decode::arguments(&ids, &mut out, &mut stderr, &mut bad)
             };
-            out.flush()?;
-            if bad > 0 {
-                return Err(Failure::BadIds);
+            match decoded.and_then(|()| Ok(out.flush()?)) {
+                // `| head`: the reader left, but a bad ID it was told about still counts.
+                Err(Failure::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe && bad > 0 => {
+                    return Err(Failure::BadIds);
+                }
+                Err(failure) => return Err(failure),
+                Ok(()) if bad > 0 => return Err(Failure::BadIds),
+                Ok(()) => {}
             }
         }
         Command::Generate {

@@ -1145,3 +1145,95 @@ fn readme_examples_run_as_shown() {
     }
     assert_eq!(examples, 3, "the README's examples were not all found");
 }
+
+#[test]
+fn a_bad_id_still_counts_when_the_reader_leaves_early() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snowflake"))
+        .arg("decode")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    // The reader is gone before anything is written, as with `| head -0`.
+    drop(child.stdout.take());
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(b"x\n4194439168\n")
+        .expect("written");
+    let out = child.wait_with_output().expect("ends");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: line 1: invalid ID \"x\": invalid character `x` at byte 0: a snowflake id is decimal digits only\n"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_a_bad_argument() {
+    use std::os::unix::ffi::OsStrExt;
+
+    let out = Command::new(env!("CARGO_BIN_EXE_snowflake"))
+        .arg("decode")
+        .arg("4194439168")
+        .arg(std::ffi::OsStr::from_bytes(b"12\xff"))
+        .arg("1541815603606036480")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{SEED_ROW}{TWEET_ROW}")
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: argument 2: invalid ID \"12\\xff\": invalid UTF-8 at byte 2: a snowflake id is decimal digits only\n"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn read_and_write_failures_say_which() {
+    let out = Command::new(env!("CARGO_BIN_EXE_snowflake"))
+        .arg("decode")
+        .stdin(std::fs::File::open("/").expect("a directory"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: cannot read stdin: Is a directory (os error 21)\n"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_snowflake"))
+        .args(["decode", "4194439168"])
+        .stdout(std::fs::File::create("/dev/full").expect("/dev/full"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: cannot write the output: No space left on device (os error 28)\n"
+    );
+}
+
+#[test]
+fn a_long_line_is_one_bad_line_quoted_short() {
+    let input = format!("4194439168\n{}\n1541815603606036480\n", "9".repeat(100_000));
+    let out = snowflake(&["decode"], &input);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{SEED_ROW}{TWEET_ROW}")
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "error: line 2: invalid ID \"{}...\": 100000 bytes, too long for an ID (at most 256 \
+             bytes with the spaces around its digits)\n",
+            "9".repeat(40)
+        )
+    );
+}
