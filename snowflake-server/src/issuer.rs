@@ -72,12 +72,15 @@ async fn waiting(
     try_now: impl Fn() -> Result<Snowflake, GenerateError>,
     clock: &impl Clock,
 ) -> Result<Snowflake, Unavailable> {
-    let started = tokio::time::Instant::now();
+    let mut started = None;
     loop {
         let result = try_now();
         let Err(GenerateError::WouldWait { until_ms }) = result else {
             return Ok(result?);
         };
+        // Timed from the first wait: the common call, which issues at once, reads no
+        // clock but the generator's.
+        let started = *started.get_or_insert_with(tokio::time::Instant::now);
         if started.elapsed() > CLOCK_WAIT {
             let waited_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
             return Err(GenerateError::ClockStalled { waited_ms }.into());
