@@ -247,7 +247,7 @@ impl Store for EtcdStore {
     ) -> Result<Reservation, StoreError> {
         let owner = identity.owner_key(&self.prefix);
         let hwm = identity.hwm_key(&self.prefix);
-        let mut checks = vec![Compare::lease(owner, CompareOp::Equal, lease.0)];
+        let mut checks = vec![Compare::lease(owner.clone(), CompareOp::Equal, lease.0)];
         if expected_ms == 0 {
             checks.push(Compare::create_revision(hwm.clone(), CompareOp::Equal, 0));
         } else {
@@ -265,14 +265,28 @@ impl Store for EtcdStore {
         }
         let txn = Txn::new()
             .when(checks)
-            .and_then([TxnOp::put(hwm, hwm_text(new_ms), None)]);
+            .and_then([TxnOp::put(hwm.clone(), hwm_text(new_ms), None)])
+            // Why not, in the same revision: who owns it, and the mark.
+            .or_else([TxnOp::get(owner, None), TxnOp::get(hwm, None)]);
         let response = self
             .client()
             .txn(txn)
             .await
             .map_err(|e| store_error("reserve", &e))?;
-        Ok(if response.succeeded() {
-            Reservation::Committed
+        if response.succeeded() {
+            return Ok(Reservation::Committed);
+        }
+        let answers = response.op_responses();
+        let still_ours = match answers.first() {
+            Some(TxnOpResponse::Get(get)) => {
+                get.kvs().first().is_some_and(|kv| kv.lease() == lease.0)
+            }
+            _ => false,
+        };
+        Ok(if still_ours {
+            Reservation::Moved {
+                hwm_ms: parse_hwm(first_value(answers.get(1)).as_deref())?,
+            }
         } else {
             Reservation::NotOwner
         })

@@ -510,6 +510,11 @@ impl<S: Store, C: Clock> Holder<S, C> {
                 Ok(())
             }
             Ok(Reservation::NotOwner) => Err("the identity was lost while claiming".to_owned()),
+            // Nothing of ours can have moved it yet.
+            Ok(Reservation::Moved { hwm_ms }) => Err(format!(
+                "the high-water mark moved while claiming, from {} to {hwm_ms} ms",
+                self.hwm_ms
+            )),
             Err(e) => Err(e.to_string()),
         }
     }
@@ -608,7 +613,21 @@ impl<S: Store, C: Clock> Holder<S, C> {
             match within(ttl, reserve).await {
                 Ok(Reservation::Committed) => self.hwm_ms = reserve_ms,
                 Ok(Reservation::NotOwner) => {
-                    return Err(Loss::Lease("the ownership check failed: the lease is off the owner key, or the high-water mark moved".to_owned()));
+                    return Err(Loss::Lease(
+                        "the ownership check failed: the lease is off the owner key".to_owned(),
+                    ));
+                }
+                // Our own earlier reservation, committed though its answer was lost:
+                // committed is all the fence asks. The next tick reserves above it.
+                Ok(Reservation::Moved { hwm_ms }) if hwm_ms > self.hwm_ms => {
+                    self.hwm_ms = hwm_ms;
+                }
+                Ok(Reservation::Moved { hwm_ms }) => {
+                    return Err(Loss::Lease(format!(
+                        "the high-water mark went down behind this holder's back, from {} to \
+                         {hwm_ms} ms",
+                        self.hwm_ms
+                    )));
                 }
                 // Try again at the next tick; the ceiling stays where it is.
                 Err(_) => {}

@@ -39,6 +39,7 @@ struct Mem {
     /// Faults to inject.
     unreachable: bool,
     ttl_zero: bool,
+    lose_reserve_answer: bool,
 }
 
 impl Mem {
@@ -83,6 +84,12 @@ impl MemStore {
     /// Every keep-alive answers with a TTL of 0 until set back.
     pub fn set_ttl_zero(&self, ttl_zero: bool) {
         self.lock().ttl_zero = ttl_zero;
+    }
+
+    /// The next reservation that commits answers with an error, as a client whose
+    /// call timed out after the store committed it.
+    pub fn lose_next_reserve_answer(&self) {
+        self.lock().lose_reserve_answer = true;
     }
 
     /// Revokes `lease` behind its holder's back.
@@ -188,17 +195,27 @@ impl Store for MemStore {
             .owners
             .get(&identity)
             .is_some_and(|(_, l)| *l == lease.0);
+        if !owned {
+            return Ok(Reservation::NotOwner);
+        }
         // As in etcd: 0 means no HWM yet, and an HWM is never lowered.
-        let unmoved = match mem.hwms.get(&identity).copied() {
+        let stored = mem.hwms.get(&identity).copied();
+        let unmoved = match stored {
             None => expected_ms == 0,
             Some(ms) => expected_ms != 0 && ms == expected_ms && ms < new_ms,
         };
-        if owned && unmoved {
-            mem.hwms.insert(identity, new_ms);
-            Ok(Reservation::Committed)
-        } else {
-            Ok(Reservation::NotOwner)
+        if !unmoved {
+            return Ok(Reservation::Moved {
+                hwm_ms: stored.unwrap_or(0),
+            });
         }
+        mem.hwms.insert(identity, new_ms);
+        if std::mem::take(&mut mem.lose_reserve_answer) {
+            return Err(StoreError(
+                "memory store: reserve committed, its answer lost (injected)".to_owned(),
+            ));
+        }
+        Ok(Reservation::Committed)
     }
 
     async fn release(&self, lease: LeaseId) -> Result<(), StoreError> {

@@ -109,9 +109,18 @@ pub enum Claim {
 pub enum Reservation {
     /// The new high-water mark is committed.
     Committed,
-    /// The ownership check failed: the lease is no longer on the owner key, or the
-    /// high-water mark is not the one expected. The holder must stop.
+    /// The lease is no longer on the owner key: the holder must stop.
     NotOwner,
+    /// The lease is still on the owner key, but the high-water mark is not the one
+    /// expected: it is `hwm_ms` (0 for none). Nothing was written.
+    ///
+    /// Only the owner's lease can write the mark, so a higher one is this holder's own
+    /// earlier reservation whose answer was lost (a timeout after the commit), and the
+    /// holder may take it as committed; a lower one means the mark was tampered with.
+    Moved {
+        /// The stored high-water mark, Unix ms.
+        hwm_ms: u64,
+    },
 }
 
 /// A store's failure to answer: the network, a timeout, a malformed reply.

@@ -474,3 +474,64 @@ async fn a_lease_revoked_behind_its_back_halts_the_holder_at_once() {
     assert!(generator.try_next_id().is_err());
     assert_eq!(generator.status().lease_losses, 1);
 }
+
+/// The reservation transaction on a real etcd: it commits only for the owner's lease and
+/// the expected mark, never lowers the mark, and on a mismatch tells the stored mark to
+/// the owner (whose earlier answer may have been lost) and only "not owner" to others.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reservation_answers_with_the_stored_mark_to_its_owner_only() {
+    use snowflake_lease::{Claim, Reservation, Store};
+
+    let Some(etcd) =
+        Etcd::start_or_skip("a_reservation_answers_with_the_stored_mark_to_its_owner_only")
+    else {
+        return;
+    };
+    let opts = options(3, 3, 5);
+    let store = store(&etcd, &opts).await;
+    let identity = Identity::new(3, 3).unwrap();
+    let ttl = Duration::from_secs(5);
+    let lease = store.grant(ttl).await.unwrap();
+    assert_eq!(
+        store.claim(identity, lease, "me").await.unwrap(),
+        Claim::Won { hwm_ms: 0 }
+    );
+    let reserve = |lease, expected_ms, new_ms| store.reserve(identity, lease, expected_ms, new_ms);
+    assert_eq!(
+        reserve(lease, 0, 100).await.unwrap(),
+        Reservation::Committed
+    );
+    assert_eq!(
+        reserve(lease, 100, 200).await.unwrap(),
+        Reservation::Committed
+    );
+    // As if the answer to 100 -> 200 had been lost: the next call still expects 100.
+    assert_eq!(
+        reserve(lease, 100, 300).await.unwrap(),
+        Reservation::Moved { hwm_ms: 200 }
+    );
+    assert_eq!(
+        reserve(lease, 0, 300).await.unwrap(),
+        Reservation::Moved { hwm_ms: 200 }
+    );
+    // Never lowered, even when the expected mark is right.
+    assert_eq!(
+        reserve(lease, 200, 150).await.unwrap(),
+        Reservation::Moved { hwm_ms: 200 }
+    );
+    let other = store.grant(ttl).await.unwrap();
+    assert_eq!(
+        reserve(other, 200, 300).await.unwrap(),
+        Reservation::NotOwner
+    );
+    store.release(lease).await.unwrap();
+    assert_eq!(
+        reserve(lease, 200, 300).await.unwrap(),
+        Reservation::NotOwner
+    );
+    // The mark outlives the lease: the next owner starts above it.
+    assert_eq!(
+        store.claim(identity, other, "you").await.unwrap(),
+        Claim::Won { hwm_ms: 200 }
+    );
+}

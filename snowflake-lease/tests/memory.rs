@@ -176,14 +176,63 @@ async fn a_failed_ownership_check_stops_it_under_on_loss_stop() {
     let mut options = fixed(1, 1);
     options.on_loss = OnLoss::Stop;
     let generator = start(&store, options, &clock).await.unwrap();
-    // Someone else moved the HWM: the next reservation's check fails.
-    store.set_hwm(identity(), T0 + 60_000);
+    // Someone lowered the HWM: the fence can no longer be trusted.
+    store.set_hwm(identity(), T0 + 1);
     sleep(Duration::from_secs(3)).await;
     assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
     assert!(
-        matches!(generator.status().state, State::Stopped(ref why) if why.contains("ownership check"))
+        matches!(generator.status().state, State::Stopped(ref why) if why.contains("went down")),
+        "{:?}",
+        generator.status().state
     );
     assert_eq!(generator.status().lease_losses, 1);
+
+    // The lease taken off the owner key: the same, for that reason.
+    let mut options = fixed(2, 2);
+    options.on_loss = OnLoss::Stop;
+    let generator = start(&store, options, &clock).await.unwrap();
+    let (_, lease) = store.owner(Identity::new(2, 2).unwrap()).unwrap();
+    store.revoke(lease);
+    sleep(Duration::from_secs(3)).await;
+    assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
+    assert!(
+        matches!(generator.status().state, State::Stopped(ref why) if why.contains("lease")),
+        "{:?}",
+        generator.status().state
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_reservation_committed_without_an_answer_is_adopted_not_a_loss() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let mut options = fixed(1, 1);
+    options.on_loss = OnLoss::Stop;
+    let generator = start(&store, options, &clock).await.unwrap();
+    let before = generator.status().hwm_ms;
+    // The next reservation commits, but its caller hears a failure (a timeout).
+    store.lose_next_reserve_answer();
+    let mut ids = 0;
+    for _ in 0..40 {
+        sleep(Duration::from_millis(100)).await;
+        generator.try_next_id().unwrap();
+        ids += 1;
+    }
+    let status = generator.status();
+    assert_eq!(status.state, State::Holding);
+    assert_eq!((status.lease_losses, status.refusals), (0, 0));
+    assert!(status.hwm_ms > before + 3_000, "{} {before}", status.hwm_ms);
+    assert_eq!(store.hwm(identity()), Some(status.hwm_ms));
+    assert_eq!(ids, 40);
+
+    // A higher mark written while it holds the identity is taken the same way: it only
+    // raises the fence.
+    store.set_hwm(identity(), status.hwm_ms + 60_000);
+    sleep(Duration::from_secs(3)).await;
+    let status = generator.status();
+    assert_eq!((status.state, status.lease_losses), (State::Holding, 0));
+    assert!(status.hwm_ms > T0 + 60_000);
+    generator.try_next_id().unwrap();
 }
 
 #[tokio::test(start_paused = true)]
@@ -412,12 +461,23 @@ async fn a_reservation_never_lowers_the_hwm() {
         store.reserve(identity(), lease, 0, 100).await.unwrap(),
         Reservation::Committed
     );
+    // Not lowered, and not written over an unexpected mark: the stored one is told.
     assert_eq!(
         store.reserve(identity(), lease, 100, 50).await.unwrap(),
-        Reservation::NotOwner
+        Reservation::Moved { hwm_ms: 100 }
     );
     assert_eq!(
         store.reserve(identity(), lease, 0, 200).await.unwrap(),
+        Reservation::Moved { hwm_ms: 100 }
+    );
+    assert_eq!(
+        store.reserve(identity(), lease, 90, 200).await.unwrap(),
+        Reservation::Moved { hwm_ms: 100 }
+    );
+    // Another lease is no owner, whatever it expects.
+    let other = store.grant(Duration::from_secs(10)).await.unwrap();
+    assert_eq!(
+        store.reserve(identity(), other, 100, 200).await.unwrap(),
         Reservation::NotOwner
     );
     assert_eq!(store.hwm(identity()), Some(100));

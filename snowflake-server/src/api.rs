@@ -227,7 +227,14 @@ fn issued(body: String) -> Response {
     // hot endpoint.
     const JSON: HeaderValue = HeaderValue::from_static("application/json");
     const NO_STORE: HeaderValue = HeaderValue::from_static("no-store");
-    ([(header::CONTENT_TYPE, JSON), (header::CACHE_CONTROL, NO_STORE)], body).into_response()
+    (
+        [
+            (header::CONTENT_TYPE, JSON),
+            (header::CACHE_CONTROL, NO_STORE),
+        ],
+        body,
+    )
+        .into_response()
 }
 
 /// A `HEAD` of an endpoint that issues IDs: 405, for a `HEAD` would waste them.
