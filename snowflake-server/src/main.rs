@@ -233,6 +233,10 @@ pub(crate) fn app(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
+/// How long a claim in flight at a stop signal may go on: the wait for the clock to
+/// pass the high-water mark (at most 5 s by default), and a second.
+const CLAIM_GRACE: Duration = Duration::from_secs(6);
+
 /// How long in-flight requests may take to finish after a stop signal.
 const DRAIN: Duration = Duration::from_secs(10);
 
@@ -244,9 +248,24 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+    let mut claiming = std::pin::pin!(issuer(plan));
     let issuer = tokio::select! {
-        issuer = issuer(plan) => issuer?,
-        () = stop.wait() => return Ok(()),
+        issuer = &mut claiming => issuer?,
+        () = stop.wait() => {
+            // A claim that has won the identity may still be waiting for the clock to
+            // pass its high-water mark: let it finish, then release it, rather than
+            // leave the identity held until its lease runs out. A second signal, or
+            // the grace running out, ends the wait.
+            tokio::select! {
+                claimed = tokio::time::timeout(CLAIM_GRACE, &mut claiming) => {
+                    if let Ok(Ok(issuer)) = claimed {
+                        issuer.release().await;
+                    }
+                }
+                () = stop.wait() => {}
+            }
+            return Ok(());
+        }
     };
     let metrics = Metrics::new().map_err(|e| format!("cannot set up the metrics: {e}"))?;
     let state = Arc::new(AppState { issuer, metrics });

@@ -133,3 +133,65 @@ fn readyz_turns_503_when_the_lease_is_lost() {
         "{metrics}"
     );
 }
+
+/// SIGTERM while the claim waits for the clock to pass the high-water mark: the server
+/// lets the claim finish and releases the identity, so the next holder gets it within
+/// seconds, not at the end of the 10 s TTL.
+#[test]
+fn a_stop_during_the_claim_releases_what_the_claim_took() {
+    use sf::{Clock, SystemClock};
+    use snowflake_lease::{
+        Claim, EtcdStore, Identity, LeaseOptions, LeasedGenerator, Reservation, Store,
+    };
+
+    let Some(etcd) = Etcd::start_or_skip("a_stop_during_the_claim_releases_what_the_claim_took")
+    else {
+        return;
+    };
+    let endpoint = etcd.endpoint();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let identity = Identity::new(12, 12).unwrap();
+    let mut options = LeaseOptions::default().fixed(identity);
+    options.claim_wait = Duration::from_secs(30);
+    let store = runtime
+        .block_on(EtcdStore::connect(&endpoint, &options))
+        .unwrap();
+    // A mark 3 s ahead of the clock, as a holder whose clock ran ahead would leave.
+    let hwm_ms = SystemClock.now_ms() + 3_000;
+    runtime.block_on(async {
+        let lease = store.grant(Duration::from_secs(10)).await.unwrap();
+        assert_eq!(
+            store.claim(identity, lease, "setup").await.unwrap(),
+            Claim::Won { hwm_ms: 0 }
+        );
+        assert_eq!(
+            store.reserve(identity, lease, 0, hwm_ms).await.unwrap(),
+            Reservation::Committed
+        );
+        store.release(lease).await.unwrap();
+    });
+    let mut server = std::process::Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
+        .args(["--listen", "127.0.0.1:0", "--etcd", &endpoint])
+        .args(["--dc", "12", "--machine", "12", "--lease-ttl", "10"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The claim wins at once, then waits about 3 s for the clock.
+    std::thread::sleep(Duration::from_secs(1));
+    let signalled = Instant::now();
+    std::process::Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    let next = runtime
+        .block_on(LeasedGenerator::start(store, options))
+        .unwrap();
+    let waited = signalled.elapsed();
+    assert!(
+        waited < Duration::from_secs(5),
+        "the identity came free {waited:?} after the signal"
+    );
+    assert!(next.try_next_id().unwrap().timestamp_ms() > hwm_ms);
+    assert!(server.wait().unwrap().success());
+    runtime.block_on(next.release());
+}
