@@ -283,13 +283,18 @@ impl Store for EtcdStore {
             }
             _ => false,
         };
-        Ok(if still_ours {
-            Reservation::Moved {
-                hwm_ms: parse_hwm(first_value(answers.get(1)).as_deref())?,
-            }
-        } else {
-            Reservation::NotOwner
-        })
+        Ok(
+            match (
+                still_ours,
+                parse_hwm(first_value(answers.get(1)).as_deref()),
+            ) {
+                (true, Ok(hwm_ms)) => Reservation::Moved { hwm_ms },
+                // An unreadable mark is no fence to go on with: as a lost identity, so
+                // that the holder stops and its claim says what is wrong, rather than
+                // retrying this for ever.
+                _ => Reservation::NotOwner,
+            },
+        )
     }
 
     async fn release(&self, lease: LeaseId) -> Result<(), StoreError> {

@@ -209,6 +209,7 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
             valid_until,
             anchor: None,
             ahead_since: None,
+            unanswered: Vec::new(),
         };
         if let Err(reason) = Box::pin(holder.first_reservation()).await {
             let _ = holder.store.release(lease).await;
@@ -457,7 +458,16 @@ struct Holder<S: Store, C: Clock> {
     anchor: Option<(u64, Instant)>,
     /// Since when the clock has read past what real time allows.
     ahead_since: Option<Instant>,
+    /// The marks this lease asked for whose answers never came (a timeout, a dropped
+    /// connection): any of them may have been committed. Only these are taken as
+    /// committed when a reservation finds the mark moved; any other mark was written
+    /// by someone else, and fences this holder off.
+    unanswered: Vec<u64>,
 }
+
+/// How many unanswered marks are remembered: a store silent for long sends many, and
+/// forgetting an old one costs at worst a reclaim, never a duplicate.
+const UNANSWERED: usize = 64;
 
 /// Halts the generator if the background task ends without a stop: cancelled,
 /// or its runtime shut down. Without it, nothing would say so.
@@ -611,7 +621,12 @@ impl<S: Store, C: Clock> Holder<S, C> {
                 self.store
                     .reserve(self.shared.identity, self.lease, self.hwm_ms, reserve_ms);
             match within(ttl, reserve).await {
-                Ok(Reservation::Committed) => self.hwm_ms = reserve_ms,
+                Ok(Reservation::Committed) => {
+                    self.hwm_ms = reserve_ms;
+                    // Each asked to move the mark from where it no longer is: none can
+                    // commit now.
+                    self.unanswered.clear();
+                }
                 Ok(Reservation::NotOwner) => {
                     return Err(Loss::Lease(
                         "the ownership check failed: the lease is off the owner key".to_owned(),
@@ -619,18 +634,24 @@ impl<S: Store, C: Clock> Holder<S, C> {
                 }
                 // Our own earlier reservation, committed though its answer was lost:
                 // committed is all the fence asks. The next tick reserves above it.
-                Ok(Reservation::Moved { hwm_ms }) if hwm_ms > self.hwm_ms => {
+                Ok(Reservation::Moved { hwm_ms }) if self.unanswered.contains(&hwm_ms) => {
                     self.hwm_ms = hwm_ms;
+                    self.unanswered.clear();
                 }
                 Ok(Reservation::Moved { hwm_ms }) => {
                     return Err(Loss::Lease(format!(
-                        "the high-water mark went down behind this holder's back, from {} to \
-                         {hwm_ms} ms",
+                        "the high-water mark was changed behind this holder's back, from {} \
+                         to {hwm_ms} ms",
                         self.hwm_ms
                     )));
                 }
                 // Try again at the next tick; the ceiling stays where it is.
-                Err(_) => {}
+                Err(_) => {
+                    if self.unanswered.len() == UNANSWERED {
+                        self.unanswered.remove(0);
+                    }
+                    self.unanswered.push(reserve_ms);
+                }
             }
         }
         self.publish();
@@ -698,6 +719,8 @@ impl<S: Store, C: Clock> Holder<S, C> {
         };
         self.lease = lease;
         self.hwm_ms = hwm_ms;
+        // Asked under the old lease, which is off the owner key now: none can commit.
+        self.unanswered.clear();
         self.valid_until = valid_until;
         self.next_keep_alive = Instant::now() + ttl / 3;
         if let Err(reason) = self.first_reservation().await {

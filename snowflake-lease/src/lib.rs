@@ -36,13 +36,13 @@
 //! # When things fail
 //!
 //! - **The lease is lost** (a keep-alive finds no lease, an ownership check fails, the
-//!   HWM is found lower than the holder's, or the lease runs out while etcd is
-//!   silent): the generator halts at once, then
-//!   claims the same identity again above its HWM ([`OnLoss::Reclaim`]) or stays
-//!   stopped ([`OnLoss::Stop`]).
-//! - **A reservation's answer is lost** after etcd committed it: the next one finds a
-//!   higher HWM on an identity still owned by this lease, which only this holder can
-//!   have written, and takes it as committed ([`Reservation::Moved`]); no halt.
+//!   HWM was changed by someone else, or the lease runs out while etcd is silent): the
+//!   generator halts at once, then claims the same identity again above its HWM
+//!   ([`OnLoss::Reclaim`]) or stays stopped ([`OnLoss::Stop`]).
+//! - **A reservation's answer is lost** after etcd committed it: the next one finds
+//!   the HWM at a mark this holder asked for and never heard back about, on an
+//!   identity still owned by its lease, and takes it as committed
+//!   ([`Reservation::Moved`]); no halt. An HWM changed to any other value is a loss.
 //! - **etcd is down**: IDs go on up to the reserved ceiling (at most the window
 //!   ahead), never past the lease's end; then calls are refused until etcd answers.
 //! - **The clock is behind the HWM**: the holder waits up to

@@ -109,14 +109,15 @@ pub enum Claim {
 pub enum Reservation {
     /// The new high-water mark is committed.
     Committed,
-    /// The lease is no longer on the owner key: the holder must stop.
+    /// The lease is no longer on the owner key (or the stored mark cannot be read, which
+    /// nothing can be built on): the holder must stop.
     NotOwner,
     /// The lease is still on the owner key, but the high-water mark is not the one
     /// expected: it is `hwm_ms` (0 for none). Nothing was written.
     ///
-    /// Only the owner's lease can write the mark, so a higher one is this holder's own
-    /// earlier reservation whose answer was lost (a timeout after the commit), and the
-    /// holder may take it as committed; a lower one means the mark was tampered with.
+    /// If `hwm_ms` is a mark this holder asked for and never heard back about (a timeout
+    /// after the commit), that reservation was committed; any other mark was written by
+    /// someone else, and the holder must stop.
     Moved {
         /// The stored high-water mark, Unix ms.
         hwm_ms: u64,

@@ -534,4 +534,16 @@ async fn a_reservation_answers_with_the_stored_mark_to_its_owner_only() {
         store.claim(identity, other, "you").await.unwrap(),
         Claim::Won { hwm_ms: 200 }
     );
+    // A mark nobody can read is no fence to build on: the owner is told to stop.
+    let mut client = etcd_client::Client::connect([etcd.endpoint()], None)
+        .await
+        .unwrap();
+    client
+        .put(format!("{}/hwm/03/03", opts.prefix), "garbage", None)
+        .await
+        .unwrap();
+    assert_eq!(
+        reserve(other, 200, 300).await.unwrap(),
+        Reservation::NotOwner
+    );
 }

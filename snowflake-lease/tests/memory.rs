@@ -3,12 +3,13 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::time::Duration;
 
 use snowflake_kit::{Clock, GenerateError};
 use snowflake_lease::{
-    Choice, Identity, LeaseError, LeaseOptions, LeasedGenerator, MemStore, OnLoss, State,
+    Choice, Claim, Identity, LeaseError, LeaseId, LeaseOptions, LeasedGenerator, MemStore, OnLoss,
+    Reservation, State, StoreError,
 };
 use tokio::time::{Instant, advance, sleep};
 
@@ -169,70 +170,176 @@ async fn a_keep_alive_with_ttl_zero_halts_then_reclaims_above_the_hwm() {
     assert!(after > before);
 }
 
+/// A holder under `OnLoss::Stop` on identity `n`/`n`, and its lease.
+async fn stopping_holder(
+    store: &Arc<MemStore>,
+    clock: &TestClock,
+    n: u64,
+) -> (LeasedGenerator<TestClock>, LeaseId) {
+    let mut options = fixed(n, n);
+    options.on_loss = OnLoss::Stop;
+    let generator = start(store, options, clock).await.unwrap();
+    let (_, lease) = store.owner(Identity::new(n, n).unwrap()).unwrap();
+    (generator, lease)
+}
+
+/// Waits for a reservation to happen, then: halted, stopped for `why`, one loss.
+async fn assert_stopped(generator: &LeasedGenerator<TestClock>, why: &str) {
+    sleep(Duration::from_secs(3)).await;
+    assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
+    let status = generator.status();
+    assert!(
+        matches!(status.state, State::Stopped(ref reason) if reason.contains(why)),
+        "{:?}",
+        status.state
+    );
+    assert_eq!(status.lease_losses, 1);
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_failed_ownership_check_stops_it_under_on_loss_stop() {
+    use snowflake_lease::Store;
     let store = shared_store();
     let clock = TestClock::new();
-    let mut options = fixed(1, 1);
-    options.on_loss = OnLoss::Stop;
-    let generator = start(&store, options, &clock).await.unwrap();
     // Someone lowered the HWM: the fence can no longer be trusted.
+    let (lowered, _) = stopping_holder(&store, &clock, 1).await;
     store.set_hwm(identity(), T0 + 1);
-    sleep(Duration::from_secs(3)).await;
-    assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
-    assert!(
-        matches!(generator.status().state, State::Stopped(ref why) if why.contains("went down")),
-        "{:?}",
-        generator.status().state
-    );
-    assert_eq!(generator.status().lease_losses, 1);
-
-    // The lease taken off the owner key: the same, for that reason.
-    let mut options = fixed(2, 2);
-    options.on_loss = OnLoss::Stop;
-    let generator = start(&store, options, &clock).await.unwrap();
-    let (_, lease) = store.owner(Identity::new(2, 2).unwrap()).unwrap();
-    store.revoke(lease);
-    sleep(Duration::from_secs(3)).await;
-    assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
-    assert!(
-        matches!(generator.status().state, State::Stopped(ref why) if why.contains("lease")),
-        "{:?}",
-        generator.status().state
-    );
+    assert_stopped(&lowered, "changed behind this holder's back").await;
+    // Someone raised it, to fence off times that may be used already: no ID below it.
+    let (raised, _) = stopping_holder(&store, &clock, 2).await;
+    let two = Identity::new(2, 2).unwrap();
+    store.set_hwm(two, raised.status().hwm_ms + 600_000);
+    assert_stopped(&raised, "changed behind this holder's back").await;
+    // The owner key taken off while the lease lives on: only the reservation sees it.
+    let (unowned, lease) = stopping_holder(&store, &clock, 3).await;
+    store
+        .unclaim(Identity::new(3, 3).unwrap(), lease)
+        .await
+        .unwrap();
+    assert_stopped(&unowned, "off the owner key").await;
 }
 
 #[tokio::test(start_paused = true)]
 async fn a_reservation_committed_without_an_answer_is_adopted_not_a_loss() {
     let store = shared_store();
     let clock = TestClock::new();
-    let mut options = fixed(1, 1);
-    options.on_loss = OnLoss::Stop;
-    let generator = start(&store, options, &clock).await.unwrap();
+    let (generator, _) = stopping_holder(&store, &clock, 1).await;
     let before = generator.status().hwm_ms;
     // The next reservation commits, but its caller hears a failure (a timeout).
     store.lose_next_reserve_answer();
-    let mut ids = 0;
     for _ in 0..40 {
         sleep(Duration::from_millis(100)).await;
         generator.try_next_id().unwrap();
-        ids += 1;
     }
     let status = generator.status();
     assert_eq!(status.state, State::Holding);
     assert_eq!((status.lease_losses, status.refusals), (0, 0));
     assert!(status.hwm_ms > before + 3_000, "{} {before}", status.hwm_ms);
     assert_eq!(store.hwm(identity()), Some(status.hwm_ms));
-    assert_eq!(ids, 40);
+}
 
-    // A higher mark written while it holds the identity is taken the same way: it only
-    // raises the fence.
-    store.set_hwm(identity(), status.hwm_ms + 60_000);
-    sleep(Duration::from_secs(3)).await;
-    let status = generator.status();
-    assert_eq!((status.state, status.lease_losses), (State::Holding, 0));
-    assert!(status.hwm_ms > T0 + 60_000);
-    generator.try_next_id().unwrap();
+/// Reservations whose callers never hear back, committed by the store `delay` later:
+/// before the next try, after it, after several.
+struct LateStore {
+    inner: Arc<MemStore>,
+    /// How many of the next reservations go unanswered.
+    unanswered: AtomicU64,
+    delay: Duration,
+}
+
+impl snowflake_lease::Store for LateStore {
+    async fn grant(&self, ttl: Duration) -> Result<LeaseId, StoreError> {
+        self.inner.grant(ttl).await
+    }
+
+    async fn claim(
+        &self,
+        identity: Identity,
+        lease: LeaseId,
+        holder: &str,
+    ) -> Result<Claim, StoreError> {
+        self.inner.claim(identity, lease, holder).await
+    }
+
+    async fn unclaim(&self, identity: Identity, lease: LeaseId) -> Result<(), StoreError> {
+        self.inner.unclaim(identity, lease).await
+    }
+
+    async fn keep_alive(&self, lease: LeaseId) -> Result<Option<Duration>, StoreError> {
+        self.inner.keep_alive(lease).await
+    }
+
+    async fn reserve(
+        &self,
+        identity: Identity,
+        lease: LeaseId,
+        expected_ms: u64,
+        new_ms: u64,
+    ) -> Result<Reservation, StoreError> {
+        let unanswered = self
+            .unanswered
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok();
+        if !unanswered {
+            return self
+                .inner
+                .reserve(identity, lease, expected_ms, new_ms)
+                .await;
+        }
+        let (inner, delay) = (Arc::clone(&self.inner), self.delay);
+        tokio::spawn(async move {
+            sleep(delay).await;
+            let _ = inner.reserve(identity, lease, expected_ms, new_ms).await;
+        });
+        std::future::pending().await
+    }
+
+    async fn release(&self, lease: LeaseId) -> Result<(), StoreError> {
+        self.inner.release(lease).await
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn late_commits_are_adopted_or_void_and_never_let_an_id_past_the_mark() {
+    for delay_ms in [100, 300, 2_000, 3_500, 9_000] {
+        for unanswered in [1, 2, 3] {
+            let inner = shared_store();
+            let store = Arc::new(LateStore {
+                inner: Arc::clone(&inner),
+                unanswered: AtomicU64::new(0),
+                delay: Duration::from_millis(delay_ms),
+            });
+            let clock = TestClock::new();
+            let generator =
+                LeasedGenerator::start_with_clock(Arc::clone(&store), fixed(1, 1), clock.clone())
+                    .await
+                    .unwrap();
+            sleep(Duration::from_secs(1)).await;
+            store.unanswered.store(unanswered, Ordering::SeqCst);
+            let mut issued = Vec::new();
+            for _ in 0..400 {
+                sleep(Duration::from_millis(50)).await;
+                let stored = inner.hwm(identity()).unwrap();
+                let status = generator.status();
+                assert!(
+                    status.ceiling_ms <= stored,
+                    "{delay_ms} ms, {unanswered}: {status:?}"
+                );
+                let id = generator.try_next_id();
+                if let Ok(id) = id {
+                    assert!(id.timestamp_ms() <= stored);
+                }
+                issued.push(id.is_ok());
+            }
+            let status = generator.status();
+            let case = format!("{delay_ms} ms late, {unanswered} unanswered: {status:?}");
+            assert_eq!(status.state, State::Holding, "{case}");
+            assert_eq!(status.lease_losses, 0, "{case}");
+            // Refused only while unanswered calls (a third of the TTL each) held the
+            // ceiling back; issuing again by the last 2 s.
+            assert!(issued[360..].iter().all(|ok| *ok), "{case}");
+        }
+    }
 }
 
 #[tokio::test(start_paused = true)]
