@@ -57,6 +57,18 @@ fn snowflake_bytes(args: &[&str], stdin: &[u8]) -> Output {
     out
 }
 
+/// The exit status, stdout and stderr of a run, all three at once.
+fn assert_output(out: &Output, status: i32, stdout: &str, stderr: &str) {
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).as_ref(),
+            String::from_utf8_lossy(&out.stderr).as_ref()
+        ),
+        (Some(status), stdout, stderr)
+    );
+}
+
 /// Runs a command that must succeed; returns its stdout.
 fn ok(args: &[&str]) -> String {
     ok_with_stdin(args, "")
@@ -604,41 +616,27 @@ fn bad_line_after_good_ones_is_reported_and_decoding_goes_on() {
         &["decode", "--json"],
         "4194439168\nnope\n1541815603606036480\n",
     );
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        format!("{SEED_JSON}{TWEET_JSON}")
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "error: line 2: invalid ID \"nope\": invalid character `n` at byte 0: a snowflake id is decimal digits only\n"
+    assert_output(
+        &out,
+        2,
+        &format!("{SEED_JSON}{TWEET_JSON}"),
+        "error: line 2: invalid ID \"nope\": invalid character `n` at byte 0: a snowflake id is decimal digits only\n",
     );
 }
 
 #[test]
 fn decode_reports_every_bad_line_and_argument() {
     let lines = "x\n4194439168\n\n12a\n1541815603606036480\n";
+    let errors = "error: line 1: invalid ID \"x\": invalid character `x` at byte 0: a snowflake id is decimal digits only\n\
+         error: line 4: invalid ID \"12a\": invalid character `a` at byte 2: a snowflake id is decimal digits only\n";
     let out = snowflake(&["decode"], lines);
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        format!("{SEED_ROW}{TWEET_ROW}")
-    );
+    assert_output(&out, 2, &format!("{SEED_ROW}{TWEET_ROW}"), errors);
     let out = snowflake(&["decode", "--layout", "card"], lines);
-    assert_eq!(out.status.code(), Some(2));
     let seed = SEED.replace(
         "(1288834975657 ms)\n",
         "(1288834975657 ms)\nmacro      snowflake!(ts = \"2010-11-04T01:42:55.657Z\", dc = 1, machine = 1, seq = 0)\n",
     );
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        format!("{seed}\n{TWEET}")
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "error: line 1: invalid ID \"x\": invalid character `x` at byte 0: a snowflake id is decimal digits only\n\
-         error: line 4: invalid ID \"12a\": invalid character `a` at byte 2: a snowflake id is decimal digits only\n"
-    );
+    assert_output(&out, 2, &format!("{seed}\n{TWEET}"), errors);
 
     let out = snowflake(&["decode", "--json", "1x", "4194439168", "", "-"], "");
     assert_eq!(out.status.code(), Some(2));
@@ -667,14 +665,11 @@ fn invalid_utf8_on_stdin_is_a_bad_line() {
         &["decode", "--json"],
         b"4194439168\n12\xff3\n1541815603606036480\n",
     );
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        format!("{SEED_JSON}{TWEET_JSON}")
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "error: line 2: invalid ID \"12\\xff3\": invalid UTF-8 at byte 2: a snowflake id is decimal digits only\n"
+    assert_output(
+        &out,
+        2,
+        &format!("{SEED_JSON}{TWEET_JSON}"),
+        "error: line 2: invalid ID \"12\\xff3\": invalid UTF-8 at byte 2: a snowflake id is decimal digits only\n",
     );
 }
 
@@ -1183,14 +1178,11 @@ fn an_argument_that_is_not_utf8_is_a_bad_argument() {
         .arg("1541815603606036480")
         .output()
         .expect("runs");
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        format!("{SEED_ROW}{TWEET_ROW}")
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "error: argument 2: invalid ID \"12\\xff\": invalid UTF-8 at byte 2: a snowflake id is decimal digits only\n"
+    assert_output(
+        &out,
+        2,
+        &format!("{SEED_ROW}{TWEET_ROW}"),
+        "error: argument 2: invalid ID \"12\\xff\": invalid UTF-8 at byte 2: a snowflake id is decimal digits only\n",
     );
 }
 
@@ -1223,17 +1215,14 @@ fn read_and_write_failures_say_which() {
 fn a_long_line_is_one_bad_line_quoted_short() {
     let input = format!("4194439168\n{}\n1541815603606036480\n", "9".repeat(100_000));
     let out = snowflake(&["decode"], &input);
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        format!("{SEED_ROW}{TWEET_ROW}")
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        format!(
+    assert_output(
+        &out,
+        2,
+        &format!("{SEED_ROW}{TWEET_ROW}"),
+        &format!(
             "error: line 2: invalid ID \"{}...\": 100000 bytes, too long for an ID (at most 256 \
              bytes with the spaces around its digits)\n",
             "9".repeat(40)
-        )
+        ),
     );
 }
