@@ -1,10 +1,10 @@
 //! The [`Store`] on etcd's v3 API.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use etcd_client::{Client, Compare, CompareOp, PutOptions, Txn, TxnOp, TxnOpResponse};
+use etcd_client::{Client, Compare, CompareOp, GetOptions, PutOptions, Txn, TxnOp, TxnOpResponse};
 
 use crate::error::LeaseError;
 use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError, hwm_text, parse_hwm};
@@ -295,6 +295,31 @@ impl Store for EtcdStore {
                 _ => Reservation::NotOwner,
             },
         )
+    }
+
+    async fn held(&self) -> Result<HashSet<Identity>, StoreError> {
+        let owners = format!("{}/owner/", self.prefix);
+        let response = self
+            .client()
+            .get(
+                owners.as_str(),
+                Some(GetOptions::new().with_prefix().with_keys_only()),
+            )
+            .await
+            .map_err(|e| store_error("read the owners", &e))?;
+        // `{prefix}/owner/DD/MM`; a key of another shape is nobody's identity.
+        Ok(response
+            .kvs()
+            .iter()
+            .filter_map(|kv| {
+                let (dc, machine) = kv
+                    .key()
+                    .strip_prefix(owners.as_bytes())?
+                    .split_at_checked(2)?;
+                let number = |digits: &[u8]| std::str::from_utf8(digits).ok()?.parse().ok();
+                Identity::new(number(dc)?, number(machine.strip_prefix(b"/")?)?).ok()
+            })
+            .collect())
     }
 
     async fn release(&self, lease: LeaseId) -> Result<(), StoreError> {

@@ -340,12 +340,17 @@ async fn claim<S: Store, C: Clock>(
                 .now_ms()
                 .saturating_add(millis(options.max_clock_wait));
             let first = start_index(&host_name());
-            for i in 0..Identity::COUNT {
+            // Those free at one read first, in the order of the scan, then the rest:
+            // one claim each for what looked free, not for the whole fleet.
+            let held = within(ttl, store.held()).await?;
+            let (free, taken): (Vec<Identity>, Vec<Identity>) = (0..Identity::COUNT)
+                .map(|i| Identity::from_index(first.wrapping_add(i)))
+                .partition(|identity| !held.contains(identity));
+            for (i, identity) in free.into_iter().chain(taken).enumerate() {
                 // A long scan must not outlive the lease it claims with.
                 if i % 64 == 63 {
                     within(ttl, store.keep_alive(lease)).await?;
                 }
-                let identity = Identity::from_index(first.wrapping_add(i));
                 match within(ttl, store.claim(identity, lease, &options.holder)).await? {
                     // A holder with a clock far ahead once pushed it: skip, do not wait.
                     Claim::Won { hwm_ms } if hwm_ms > poisoned_after => {

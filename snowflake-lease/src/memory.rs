@@ -1,6 +1,6 @@
 //! [`MemStore`]: the [`Store`] in memory, with faults on demand, for tests.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -216,6 +216,13 @@ impl Store for MemStore {
             ));
         }
         Ok(Reservation::Committed)
+    }
+
+    async fn held(&self) -> Result<HashSet<Identity>, StoreError> {
+        let mut mem = self.lock();
+        mem.reachable()?;
+        mem.expire();
+        Ok(mem.owners.keys().copied().collect())
     }
 
     async fn release(&self, lease: LeaseId) -> Result<(), StoreError> {

@@ -8,7 +8,9 @@ use crate::store::Identity;
 /// Which identity to hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Choice {
-    /// Any free one of the 1,024, starting at a hash of the host name.
+    /// Any free one of the 1,024, starting at a hash of the host name: those that one
+    /// read of the store ([`Store::held`](crate::Store::held)) shows free first, then
+    /// the others.
     Auto,
     /// This one; waits up to [`LeaseOptions::claim_wait`] for its holder to let go.
     Fixed(Identity),

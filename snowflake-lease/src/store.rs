@@ -2,6 +2,7 @@
 //! and the [`Identity`] it hands out.
 
 use core::fmt;
+use std::collections::HashSet;
 use std::future::Future;
 use std::time::Duration;
 
@@ -181,6 +182,13 @@ pub trait Store: Send + Sync + 'static {
 
     /// Revokes the lease: the owner key goes with it, the high-water mark stays.
     fn release(&self, lease: LeaseId) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The identities that have an owner now, in one read: `auto` tries the others
+    /// first, rather than one claim per identity across a fleet. Only a hint, since
+    /// owners come and go; the default knows none, and `auto` then tries every one.
+    fn held(&self) -> impl Future<Output = Result<HashSet<Identity>, StoreError>> + Send {
+        std::future::ready(Ok(HashSet::new()))
+    }
 }
 
 /// A shared store is a store: a test keeps an `Arc` for its faults, the generator another.
@@ -225,6 +233,10 @@ impl<S: Store> Store for std::sync::Arc<S> {
 
     fn release(&self, lease: LeaseId) -> impl Future<Output = Result<(), StoreError>> + Send {
         (**self).release(lease)
+    }
+
+    fn held(&self) -> impl Future<Output = Result<HashSet<Identity>, StoreError>> + Send {
+        (**self).held()
     }
 }
 

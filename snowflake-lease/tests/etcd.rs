@@ -475,16 +475,15 @@ async fn a_lease_revoked_behind_its_back_halts_the_holder_at_once() {
     assert_eq!(generator.status().lease_losses, 1);
 }
 
-/// The reservation transaction on a real etcd: it commits only for the owner's lease and
-/// the expected mark, never lowers the mark, and on a mismatch tells the stored mark to
-/// the owner (whose earlier answer may have been lost) and only "not owner" to others.
+/// The store's calls on a real etcd: the reservation commits only for the owner's lease
+/// and the expected mark, never lowers the mark, and on a mismatch tells the stored mark
+/// to the owner (whose earlier answer may have been lost) and only "not owner" to others;
+/// one read tells who holds what.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_reservation_answers_with_the_stored_mark_to_its_owner_only() {
+async fn the_store_on_etcd_answers_as_the_holder_expects() {
     use snowflake_lease::{Claim, Reservation, Store};
 
-    let Some(etcd) =
-        Etcd::start_or_skip("a_reservation_answers_with_the_stored_mark_to_its_owner_only")
-    else {
+    let Some(etcd) = Etcd::start_or_skip("the_store_on_etcd_answers_as_the_holder_expects") else {
         return;
     };
     let opts = options(3, 3, 5);
@@ -524,7 +523,17 @@ async fn a_reservation_answers_with_the_stored_mark_to_its_owner_only() {
         reserve(other, 200, 300).await.unwrap(),
         Reservation::NotOwner
     );
+    // One read of who holds what: this identity, and nothing from keys of another shape.
+    let mut client = etcd_client::Client::connect([etcd.endpoint()], None)
+        .await
+        .unwrap();
+    client
+        .put(format!("{}/owner/not-an-identity", opts.prefix), "x", None)
+        .await
+        .unwrap();
+    assert_eq!(store.held().await.unwrap(), HashSet::from([identity]));
     store.release(lease).await.unwrap();
+    assert_eq!(store.held().await.unwrap(), HashSet::new());
     assert_eq!(
         reserve(lease, 200, 300).await.unwrap(),
         Reservation::NotOwner
@@ -535,9 +544,6 @@ async fn a_reservation_answers_with_the_stored_mark_to_its_owner_only() {
         Claim::Won { hwm_ms: 200 }
     );
     // A mark nobody can read is no fence to build on: the owner is told to stop.
-    let mut client = etcd_client::Client::connect([etcd.endpoint()], None)
-        .await
-        .unwrap();
     client
         .put(format!("{}/hwm/03/03", opts.prefix), "garbage", None)
         .await

@@ -465,6 +465,99 @@ async fn auto_holders_get_different_identities_until_all_are_held() {
     );
 }
 
+/// A store that counts the claims made through it, and passes on `held` or not.
+struct Counting {
+    inner: Arc<MemStore>,
+    claims: AtomicU64,
+    tells_held: bool,
+}
+
+impl snowflake_lease::Store for Counting {
+    async fn grant(&self, ttl: Duration) -> Result<LeaseId, StoreError> {
+        self.inner.grant(ttl).await
+    }
+
+    async fn claim(
+        &self,
+        identity: Identity,
+        lease: LeaseId,
+        holder: &str,
+    ) -> Result<Claim, StoreError> {
+        self.claims.fetch_add(1, Ordering::SeqCst);
+        self.inner.claim(identity, lease, holder).await
+    }
+
+    async fn unclaim(&self, identity: Identity, lease: LeaseId) -> Result<(), StoreError> {
+        self.inner.unclaim(identity, lease).await
+    }
+
+    async fn keep_alive(&self, lease: LeaseId) -> Result<Option<Duration>, StoreError> {
+        self.inner.keep_alive(lease).await
+    }
+
+    async fn reserve(
+        &self,
+        identity: Identity,
+        lease: LeaseId,
+        expected_ms: u64,
+        new_ms: u64,
+    ) -> Result<Reservation, StoreError> {
+        self.inner
+            .reserve(identity, lease, expected_ms, new_ms)
+            .await
+    }
+
+    async fn release(&self, lease: LeaseId) -> Result<(), StoreError> {
+        self.inner.release(lease).await
+    }
+
+    async fn held(&self) -> Result<HashSet<Identity>, StoreError> {
+        if self.tells_held {
+            self.inner.held().await
+        } else {
+            Ok(HashSet::new())
+        }
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn auto_claims_what_one_read_shows_free_and_without_it_still_finds_it() {
+    use snowflake_lease::Store;
+    let inner = shared_store();
+    let clock = TestClock::new();
+    // Others hold every identity but three.
+    let others = inner.grant(Duration::from_hours(1)).await.unwrap();
+    let free = [500, 501, 900];
+    for index in (0..Identity::COUNT).filter(|index| !free.contains(index)) {
+        inner
+            .claim(Identity::from_index(index), others, "others")
+            .await
+            .unwrap();
+    }
+    assert_eq!(inner.held().await.unwrap().len(), 1021);
+    for tells_held in [true, false] {
+        let store = Arc::new(Counting {
+            inner: Arc::clone(&inner),
+            claims: AtomicU64::new(0),
+            tells_held,
+        });
+        let generator = LeasedGenerator::start_with_clock(
+            Arc::clone(&store),
+            LeaseOptions::default(),
+            clock.clone(),
+        )
+        .await
+        .unwrap();
+        assert!(free.contains(&generator.identity().index()));
+        // With the one read, one claim; without it, one per identity tried until a
+        // free one (how many depends on where this host's scan starts).
+        if tells_held {
+            assert_eq!(store.claims.load(Ordering::SeqCst), 1);
+        }
+        generator.release().await;
+    }
+}
+
 #[tokio::test(start_paused = true)]
 async fn auto_skips_an_identity_poisoned_by_a_clock_far_ahead() {
     let store = shared_store();
