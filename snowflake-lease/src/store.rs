@@ -137,7 +137,7 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
-/// The four things a leased generator asks of its coordination service.
+/// What a leased generator asks of its coordination service.
 ///
 /// [`EtcdStore`](crate::EtcdStore) is the real one; [`MemStore`](crate::MemStore)
 /// keeps everything in memory, for tests of the generator's state machine.
