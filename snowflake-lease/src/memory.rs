@@ -1,7 +1,7 @@
 //! [`MemStore`]: the [`Store`] in memory, with faults on demand, for tests.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -25,7 +25,20 @@ use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError};
 /// ```
 #[derive(Debug, Default)]
 pub struct MemStore {
-    inner: Mutex<Mem>,
+    /// Shared with the late commits of [`MemStore::answer_late`].
+    inner: Arc<Mutex<Mem>>,
+}
+
+/// Faults to inject.
+#[derive(Debug, Default)]
+#[expect(clippy::struct_excessive_bools, reason = "independent switches")]
+struct Faults {
+    unreachable: bool,
+    ttl_zero: bool,
+    lose_reserve_answer: bool,
+    hides_held: bool,
+    /// How many reservations still go unanswered, and how late they commit.
+    late: (u64, Duration),
 }
 
 #[derive(Debug, Default)]
@@ -36,10 +49,9 @@ struct Mem {
     /// Identity -> (holder, lease).
     owners: HashMap<Identity, (String, i64)>,
     hwms: HashMap<Identity, u64>,
-    /// Faults to inject.
-    unreachable: bool,
-    ttl_zero: bool,
-    lose_reserve_answer: bool,
+    faults: Faults,
+    /// Claims made, counted for tests.
+    claims: u64,
 }
 
 impl Mem {
@@ -52,8 +64,44 @@ impl Mem {
             .retain(|_, (_, lease)| leases.contains_key(lease));
     }
 
+    /// [`Store::reserve`], at once.
+    fn reserve(
+        &mut self,
+        identity: Identity,
+        lease: LeaseId,
+        expected_ms: u64,
+        new_ms: u64,
+    ) -> Result<Reservation, StoreError> {
+        self.expire();
+        let owned = self
+            .owners
+            .get(&identity)
+            .is_some_and(|(_, l)| *l == lease.0);
+        if !owned {
+            return Ok(Reservation::NotOwner);
+        }
+        // As in etcd: 0 means no HWM yet, and an HWM is never lowered.
+        let stored = self.hwms.get(&identity).copied();
+        let unmoved = match stored {
+            None => expected_ms == 0,
+            Some(ms) => expected_ms != 0 && ms == expected_ms && ms < new_ms,
+        };
+        if !unmoved {
+            return Ok(Reservation::Moved {
+                hwm_ms: stored.unwrap_or(0),
+            });
+        }
+        self.hwms.insert(identity, new_ms);
+        if std::mem::take(&mut self.faults.lose_reserve_answer) {
+            return Err(StoreError(
+                "memory store: reserve committed, its answer lost (injected)".to_owned(),
+            ));
+        }
+        Ok(Reservation::Committed)
+    }
+
     fn reachable(&self) -> Result<(), StoreError> {
-        if self.unreachable {
+        if self.faults.unreachable {
             Err(StoreError(
                 "memory store: unreachable (injected)".to_owned(),
             ))
@@ -69,27 +117,42 @@ impl MemStore {
         MemStore::default()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Mem> {
-        // A test that panicked while holding it poisons nothing we rely on.
-        self.inner
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    fn lock(&self) -> MutexGuard<'_, Mem> {
+        lock(&self.inner)
     }
 
     /// Every call fails until set back, as if the store were down.
     pub fn set_unreachable(&self, unreachable: bool) {
-        self.lock().unreachable = unreachable;
+        self.lock().faults.unreachable = unreachable;
     }
 
     /// Every keep-alive answers with a TTL of 0 until set back.
     pub fn set_ttl_zero(&self, ttl_zero: bool) {
-        self.lock().ttl_zero = ttl_zero;
+        self.lock().faults.ttl_zero = ttl_zero;
     }
 
     /// The next reservation that commits answers with an error, as a client whose
     /// call timed out after the store committed it.
     pub fn lose_next_reserve_answer(&self) {
-        self.lock().lose_reserve_answer = true;
+        self.lock().faults.lose_reserve_answer = true;
+    }
+
+    /// The next `reservations` reservations go unanswered: their callers wait until they
+    /// give up, and each is committed `delay` later (if it still can be), as a call whose
+    /// answer a slow network lost.
+    pub fn answer_late(&self, reservations: u64, delay: Duration) {
+        self.lock().faults.late = (reservations, delay);
+    }
+
+    /// [`Store::held`] answers with nobody until set back, as a store without that one
+    /// read does: `auto` then claims identity after identity.
+    pub fn set_hides_held(&self, hides: bool) {
+        self.lock().faults.hides_held = hides;
+    }
+
+    /// How many claims were made.
+    pub fn claims(&self) -> u64 {
+        self.lock().claims
     }
 
     /// Revokes `lease` behind its holder's back.
@@ -137,6 +200,7 @@ impl Store for MemStore {
     ) -> Result<Claim, StoreError> {
         let mut mem = self.lock();
         mem.reachable()?;
+        mem.claims += 1;
         mem.expire();
         if let Some((by, _)) = mem.owners.get(&identity) {
             return Ok(Claim::Held { by: by.clone() });
@@ -170,7 +234,7 @@ impl Store for MemStore {
         let mut mem = self.lock();
         mem.reachable()?;
         mem.expire();
-        if mem.ttl_zero {
+        if mem.faults.ttl_zero {
             return Ok(None);
         }
         let Some((until, ttl)) = mem.leases.get_mut(&lease.0) else {
@@ -188,40 +252,31 @@ impl Store for MemStore {
         expected_ms: u64,
         new_ms: u64,
     ) -> Result<Reservation, StoreError> {
-        let mut mem = self.lock();
-        mem.reachable()?;
-        mem.expire();
-        let owned = mem
-            .owners
-            .get(&identity)
-            .is_some_and(|(_, l)| *l == lease.0);
-        if !owned {
-            return Ok(Reservation::NotOwner);
-        }
-        // As in etcd: 0 means no HWM yet, and an HWM is never lowered.
-        let stored = mem.hwms.get(&identity).copied();
-        let unmoved = match stored {
-            None => expected_ms == 0,
-            Some(ms) => expected_ms != 0 && ms == expected_ms && ms < new_ms,
+        let late = {
+            let mut mem = self.lock();
+            mem.reachable()?;
+            let (count, delay) = &mut mem.faults.late;
+            if *count == 0 {
+                return mem.reserve(identity, lease, expected_ms, new_ms);
+            }
+            *count -= 1;
+            *delay
         };
-        if !unmoved {
-            return Ok(Reservation::Moved {
-                hwm_ms: stored.unwrap_or(0),
-            });
-        }
-        mem.hwms.insert(identity, new_ms);
-        if std::mem::take(&mut mem.lose_reserve_answer) {
-            return Err(StoreError(
-                "memory store: reserve committed, its answer lost (injected)".to_owned(),
-            ));
-        }
-        Ok(Reservation::Committed)
+        let inner = Arc::clone(&self.inner);
+        tokio::spawn(async move {
+            tokio::time::sleep(late).await;
+            let _ = lock(&inner).reserve(identity, lease, expected_ms, new_ms);
+        });
+        std::future::pending().await
     }
 
     async fn held(&self) -> Result<HashSet<Identity>, StoreError> {
         let mut mem = self.lock();
         mem.reachable()?;
         mem.expire();
+        if mem.faults.hides_held {
+            return Ok(HashSet::new());
+        }
         Ok(mem.owners.keys().copied().collect())
     }
 
@@ -232,4 +287,11 @@ impl Store for MemStore {
         mem.expire();
         Ok(())
     }
+}
+
+fn lock(inner: &Mutex<Mem>) -> MutexGuard<'_, Mem> {
+    // A test that panicked while holding it poisons nothing we rely on.
+    inner
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -3,13 +3,12 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use snowflake_kit::{Clock, GenerateError};
 use snowflake_lease::{
-    Choice, Claim, Identity, LeaseError, LeaseId, LeaseOptions, LeasedGenerator, MemStore, OnLoss,
-    Reservation, State, StoreError,
+    Choice, Identity, LeaseError, LeaseId, LeaseOptions, LeasedGenerator, MemStore, OnLoss, State,
 };
 use tokio::time::{Instant, advance, sleep};
 
@@ -238,88 +237,21 @@ async fn a_reservation_committed_without_an_answer_is_adopted_not_a_loss() {
     assert_eq!(store.hwm(identity()), Some(status.hwm_ms));
 }
 
-/// Reservations whose callers never hear back, committed by the store `delay` later:
-/// before the next try, after it, after several.
-struct LateStore {
-    inner: Arc<MemStore>,
-    /// How many of the next reservations go unanswered.
-    unanswered: AtomicU64,
-    delay: Duration,
-}
-
-impl snowflake_lease::Store for LateStore {
-    async fn grant(&self, ttl: Duration) -> Result<LeaseId, StoreError> {
-        self.inner.grant(ttl).await
-    }
-
-    async fn claim(
-        &self,
-        identity: Identity,
-        lease: LeaseId,
-        holder: &str,
-    ) -> Result<Claim, StoreError> {
-        self.inner.claim(identity, lease, holder).await
-    }
-
-    async fn unclaim(&self, identity: Identity, lease: LeaseId) -> Result<(), StoreError> {
-        self.inner.unclaim(identity, lease).await
-    }
-
-    async fn keep_alive(&self, lease: LeaseId) -> Result<Option<Duration>, StoreError> {
-        self.inner.keep_alive(lease).await
-    }
-
-    async fn reserve(
-        &self,
-        identity: Identity,
-        lease: LeaseId,
-        expected_ms: u64,
-        new_ms: u64,
-    ) -> Result<Reservation, StoreError> {
-        let unanswered = self
-            .unanswered
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-            .is_ok();
-        if !unanswered {
-            return self
-                .inner
-                .reserve(identity, lease, expected_ms, new_ms)
-                .await;
-        }
-        let (inner, delay) = (Arc::clone(&self.inner), self.delay);
-        tokio::spawn(async move {
-            sleep(delay).await;
-            let _ = inner.reserve(identity, lease, expected_ms, new_ms).await;
-        });
-        std::future::pending().await
-    }
-
-    async fn release(&self, lease: LeaseId) -> Result<(), StoreError> {
-        self.inner.release(lease).await
-    }
-}
-
 #[tokio::test(start_paused = true)]
 async fn late_commits_are_adopted_or_void_and_never_let_an_id_past_the_mark() {
     for delay_ms in [100, 300, 2_000, 3_500, 9_000] {
         for unanswered in [1, 2, 3] {
-            let inner = shared_store();
-            let store = Arc::new(LateStore {
-                inner: Arc::clone(&inner),
-                unanswered: AtomicU64::new(0),
-                delay: Duration::from_millis(delay_ms),
-            });
+            let store = shared_store();
             let clock = TestClock::new();
-            let generator =
-                LeasedGenerator::start_with_clock(Arc::clone(&store), fixed(1, 1), clock.clone())
-                    .await
-                    .unwrap();
+            let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
             sleep(Duration::from_secs(1)).await;
-            store.unanswered.store(unanswered, Ordering::SeqCst);
+            // Reservations whose callers never hear back, committed `delay_ms` later:
+            // before the next try, after it, after several.
+            store.answer_late(unanswered, Duration::from_millis(delay_ms));
             let mut issued = Vec::new();
             for _ in 0..400 {
                 sleep(Duration::from_millis(50)).await;
-                let stored = inner.hwm(identity()).unwrap();
+                let stored = store.hwm(identity()).unwrap();
                 let status = generator.status();
                 assert!(
                     status.ceiling_ms <= stored,
@@ -465,61 +397,6 @@ async fn auto_holders_get_different_identities_until_all_are_held() {
     );
 }
 
-/// A store that counts the claims made through it, and passes on `held` or not.
-struct Counting {
-    inner: Arc<MemStore>,
-    claims: AtomicU64,
-    tells_held: bool,
-}
-
-impl snowflake_lease::Store for Counting {
-    async fn grant(&self, ttl: Duration) -> Result<LeaseId, StoreError> {
-        self.inner.grant(ttl).await
-    }
-
-    async fn claim(
-        &self,
-        identity: Identity,
-        lease: LeaseId,
-        holder: &str,
-    ) -> Result<Claim, StoreError> {
-        self.claims.fetch_add(1, Ordering::SeqCst);
-        self.inner.claim(identity, lease, holder).await
-    }
-
-    async fn unclaim(&self, identity: Identity, lease: LeaseId) -> Result<(), StoreError> {
-        self.inner.unclaim(identity, lease).await
-    }
-
-    async fn keep_alive(&self, lease: LeaseId) -> Result<Option<Duration>, StoreError> {
-        self.inner.keep_alive(lease).await
-    }
-
-    async fn reserve(
-        &self,
-        identity: Identity,
-        lease: LeaseId,
-        expected_ms: u64,
-        new_ms: u64,
-    ) -> Result<Reservation, StoreError> {
-        self.inner
-            .reserve(identity, lease, expected_ms, new_ms)
-            .await
-    }
-
-    async fn release(&self, lease: LeaseId) -> Result<(), StoreError> {
-        self.inner.release(lease).await
-    }
-
-    async fn held(&self) -> Result<HashSet<Identity>, StoreError> {
-        if self.tells_held {
-            self.inner.held().await
-        } else {
-            Ok(HashSet::new())
-        }
-    }
-}
-
 #[tokio::test(start_paused = true)]
 async fn auto_claims_what_one_read_shows_free_and_without_it_still_finds_it() {
     use snowflake_lease::Store;
@@ -536,23 +413,16 @@ async fn auto_claims_what_one_read_shows_free_and_without_it_still_finds_it() {
     }
     assert_eq!(inner.held().await.unwrap().len(), 1021);
     for tells_held in [true, false] {
-        let store = Arc::new(Counting {
-            inner: Arc::clone(&inner),
-            claims: AtomicU64::new(0),
-            tells_held,
-        });
-        let generator = LeasedGenerator::start_with_clock(
-            Arc::clone(&store),
-            LeaseOptions::default(),
-            clock.clone(),
-        )
-        .await
-        .unwrap();
+        inner.set_hides_held(!tells_held);
+        let claims = inner.claims();
+        let generator = start(&inner, LeaseOptions::default(), &clock)
+            .await
+            .unwrap();
         assert!(free.contains(&generator.identity().index()));
         // With the one read, one claim; without it, one per identity tried until a
         // free one (how many depends on where this host's scan starts).
         if tells_held {
-            assert_eq!(store.claims.load(Ordering::SeqCst), 1);
+            assert_eq!(inner.claims() - claims, 1);
         }
         generator.release().await;
     }
