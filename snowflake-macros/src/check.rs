@@ -118,11 +118,6 @@ impl Key {
             }
         }
     }
-
-    /// Checks one value against its field's range, with the check `compose` makes.
-    pub(crate) fn check_range(self, value: u64) -> Result<u64, ComposeError> {
-        self.field().check(value)
-    }
 }
 
 /// Levenshtein distance, for suggestions among four short keys.
@@ -360,7 +355,7 @@ pub(crate) fn integer_field(key: Key, value: &Value) -> syn::Result<u64> {
         _ => return Err(wrong_kind(key, value)),
     };
     let value = unsigned(key, lit)?;
-    key.check_range(value).map_err(|e| match e {
+    key.field().check(value).map_err(|e| match e {
         ComposeError::TimestampBeforeEpoch(ms) | ComposeError::TimestampAfterMax(ms) => {
             let date = Rfc3339::new(ms)
                 .map_or_else(|| "after the year 9999".to_owned(), |d| d.to_string());

@@ -2,7 +2,7 @@
 //! reader), or, when left out, the build time.
 
 use proc_macro2::Span;
-use snowflake_runtime::{Clock, Rfc3339, Rfc3339Error, SystemClock, parse_rfc3339};
+use snowflake_runtime::{Clock, Field, Rfc3339, Rfc3339Error, SystemClock, parse_rfc3339};
 use syn::{Lit, LitStr};
 
 use crate::check::{Key, error, integer_field, wrong_kind};
@@ -48,8 +48,8 @@ fn date(lit: &LitStr) -> syn::Result<u64> {
         };
         error(lit, Key::Ts, message)
     })?;
-    Key::Ts
-        .check_range(ms)
+    Field::Timestamp
+        .check(ms)
         .map_err(|e| error(lit, Key::Ts, format!("{e}; {text:?} is {ms} ms")))
 }
 
@@ -78,7 +78,7 @@ pub(crate) fn build_time_from(
             })?,
         None => clock.now_ms(),
     };
-    Key::Ts.check_range(ms).map_err(|e| {
+    Field::Timestamp.check(ms).map_err(|e| {
         let date = Rfc3339::new(ms).map_or_else(|| format!("{ms} ms"), |d| d.to_string());
         format!("`ts` left out, so the build time ({date}): {e}")
     })
