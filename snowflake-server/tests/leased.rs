@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use snowflake_lease::harness::Etcd;
-use support::{Server, fetch_ids};
+use support::{Server, count_distinct, fetch_ids};
 
 #[test]
 fn four_auto_servers_hold_four_identities_and_never_repeat_an_id() {
@@ -45,13 +45,7 @@ fn four_auto_servers_hold_four_identities_and_never_repeat_an_id() {
             })
         })
         .collect();
-    let mut all = Vec::new();
-    for thread in threads {
-        all.extend(thread.join().unwrap());
-    }
-    let count = all.len();
-    assert_eq!(count, 8 * 50 * 65);
-    assert_eq!(all.into_iter().collect::<HashSet<_>>().len(), count);
+    assert_eq!(count_distinct(threads), 8 * 50 * 65);
     // SIGTERM releases the identity: a server asking for that very pair gets it at once,
     // where it would otherwise wait out the 3 s TTL.
     let mut servers = servers;

@@ -91,6 +91,18 @@ pub(crate) fn fetch_ids(addr: &str, path: &str) -> Vec<String> {
     }
 }
 
+/// The IDs that `threads` fetched, all of them, checked to be all different; their count.
+pub(crate) fn count_distinct(threads: Vec<std::thread::JoinHandle<Vec<String>>>) -> usize {
+    let mut all = Vec::new();
+    for thread in threads {
+        all.extend(thread.join().expect("a fetching thread"));
+    }
+    let count = all.len();
+    let distinct: std::collections::HashSet<String> = all.into_iter().collect();
+    assert_eq!(distinct.len(), count, "IDs repeated");
+    count
+}
+
 /// `GET path` on a fresh connection.
 pub(crate) fn get(addr: &str, path: &str) -> Response {
     request(addr, "GET", path, None)
