@@ -27,6 +27,17 @@ const TWEET_ROW: &str = "1541815603606036480\t2022-06-28T16:07:40.105Z\t11\t26\t
 
 const SEED_ROW: &str = "4194439168\t2010-11-04T01:42:55.657Z\t1\t1\t0\n";
 
+/// `compose` of the seed example, `--seq` left to its default.
+const SEED_ARGS: [&str; 7] = [
+    "compose",
+    "--ts",
+    "1288834975657",
+    "--dc",
+    "1",
+    "--machine",
+    "1",
+];
+
 const SEED_JSON: &str = r#"{"id":"4194439168","timestamp_ms":1288834975657,"time":"2010-11-04T01:42:55.657Z","datacenter":1,"machine":1,"sequence":0,"binary":"0 00000000000000000000000000000001111101000 00001 00001 000000000000"}
 "#;
 
@@ -98,36 +109,12 @@ fn bad(args: &[&str], stdin: &str) -> String {
 
 #[test]
 fn compose_seed_example() {
-    assert_eq!(
-        ok(&[
-            "compose",
-            "--ts",
-            "1288834975657",
-            "--dc",
-            "1",
-            "--machine",
-            "1",
-            "--seq",
-            "0"
-        ]),
-        SEED
-    );
+    assert_eq!(ok(&[&SEED_ARGS[..], &["--seq", "0"]].concat()), SEED);
 }
 
 #[test]
 fn compose_seed_example_json() {
-    let args = [
-        "compose",
-        "--ts",
-        "1288834975657",
-        "--dc",
-        "1",
-        "--machine",
-        "1",
-        "--seq",
-        "0",
-        "--json",
-    ];
+    let args = [&SEED_ARGS[..], &["--seq", "0", "--json"]].concat();
     assert_eq!(ok(&args), SEED_JSON);
 }
 
@@ -358,15 +345,7 @@ fn generate_json_and_defaults() {
 
 #[test]
 fn no_colour_off_a_terminal_unless_forced() {
-    let args = [
-        "compose",
-        "--ts",
-        "1288834975657",
-        "--dc",
-        "1",
-        "--machine",
-        "1",
-    ];
+    let args = SEED_ARGS;
     assert!(!ok(&args).contains('\u{1b}'));
     let forced = Command::new(env!("CARGO_BIN_EXE_snowflake"))
         .args(args)
@@ -880,15 +859,7 @@ fn generate_help_warns_about_duplicate_ids() {
 
 #[test]
 fn clicolor_force_0_does_not_force_colour() {
-    let args = [
-        "compose",
-        "--ts",
-        "1288834975657",
-        "--dc",
-        "1",
-        "--machine",
-        "1",
-    ];
+    let args = SEED_ARGS;
     let out = Command::new(env!("CARGO_BIN_EXE_snowflake"))
         .args(args)
         .env("CLICOLOR_FORCE", "0")
