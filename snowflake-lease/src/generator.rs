@@ -267,6 +267,11 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
         })
     }
 
+    /// How far the clock may step back and be waited for; see [`Generator::tolerance`].
+    pub fn tolerance(&self) -> Duration {
+        self.shared.generator.tolerance()
+    }
+
     /// The identity held (or last held).
     pub fn identity(&self) -> Identity {
         self.shared.identity

@@ -54,10 +54,6 @@ pub(crate) struct IdentityJson {
     message: Option<&'static str>,
 }
 
-/// How long `next_id` waits for the clock before it calls it stopped: the generators'
-/// tolerance of a clock that steps back (the runtime's default, 1 s), and a little more.
-const CLOCK_WAIT: Duration = Duration::from_millis(1_100);
-
 /// What a 503 for a missing identity says.
 pub(crate) const NO_IDENTITY: &str =
     "no identity: start snowflake-server with --dc N --machine N, or --etcd URL --auto";
@@ -67,11 +63,14 @@ fn rfc3339(ms: u64) -> Option<String> {
 }
 
 /// `try_now` until it issues an ID or fails, sleeping on a timer while it would wait for
-/// `clock`; a clock that does not get there within [`CLOCK_WAIT`] is a stalled one.
+/// `clock`. A clock that does not get there within the generator's `tolerance` of a
+/// step back, and a little more, is a stalled one, as the generator itself judges.
 async fn waiting(
     try_now: impl Fn() -> Result<Snowflake, GenerateError>,
     clock: &impl Clock,
+    tolerance: Duration,
 ) -> Result<Snowflake, Unavailable> {
+    let bound = tolerance + Duration::from_millis(100);
     let mut started = None;
     loop {
         let result = try_now();
@@ -81,7 +80,7 @@ async fn waiting(
         // Timed from the first wait: the common call, which issues at once, reads no
         // clock but the generator's.
         let started = *started.get_or_insert_with(tokio::time::Instant::now);
-        if started.elapsed() > CLOCK_WAIT {
+        if started.elapsed() > bound {
             let waited_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
             return Err(GenerateError::ClockStalled { waited_ms }.into());
         }
@@ -97,9 +96,21 @@ impl Issuer {
     pub(crate) async fn next_id(&self) -> Result<Snowflake, Unavailable> {
         match self {
             Issuer::None => Err(Unavailable(NO_IDENTITY.to_owned())),
-            Issuer::Fixed(generator) => waiting(|| generator.try_next_id_now(), &SystemClock).await,
+            Issuer::Fixed(generator) => {
+                waiting(
+                    || generator.try_next_id_now(),
+                    &SystemClock,
+                    generator.tolerance(),
+                )
+                .await
+            }
             Issuer::Leased(generator) => {
-                waiting(|| generator.try_next_id_now(), &SystemClock).await
+                waiting(
+                    || generator.try_next_id_now(),
+                    &SystemClock,
+                    generator.tolerance(),
+                )
+                .await
             }
         }
     }
@@ -242,10 +253,14 @@ mod tests {
                 clock.0.store(T + 1, Ordering::SeqCst);
             })
         };
-        let id = waiting(|| generator.try_next_id_now(), &*clock)
-            .await
-            .map_err(|e| e.0)
-            .expect("an ID once the clock moves");
+        let id = waiting(
+            || generator.try_next_id_now(),
+            &*clock,
+            generator.tolerance(),
+        )
+        .await
+        .map_err(|e| e.0)
+        .expect("an ID once the clock moves");
         assert_eq!((id.timestamp_ms(), id.sequence()), (T + 1, 0));
         mover.await.expect("the mover ran");
     }
@@ -254,7 +269,12 @@ mod tests {
     async fn a_clock_that_never_gets_there_is_a_stalled_clock() {
         let (clock, generator) = used_up();
         let started = tokio::time::Instant::now();
-        let Err(Unavailable(reason)) = waiting(|| generator.try_next_id_now(), &*clock).await
+        let Err(Unavailable(reason)) = waiting(
+            || generator.try_next_id_now(),
+            &*clock,
+            generator.tolerance(),
+        )
+        .await
         else {
             panic!("an ID from a stopped clock");
         };
@@ -262,14 +282,19 @@ mod tests {
             reason.starts_with("the clock did not advance in 110"),
             "{reason}"
         );
-        assert!(started.elapsed() > CLOCK_WAIT);
+        assert!(started.elapsed() > generator.tolerance());
     }
 
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn other_errors_pass_at_once() {
         let (clock, generator) = used_up();
         generator.halt();
-        let Err(Unavailable(reason)) = waiting(|| generator.try_next_id_now(), &*clock).await
+        let Err(Unavailable(reason)) = waiting(
+            || generator.try_next_id_now(),
+            &*clock,
+            generator.tolerance(),
+        )
+        .await
         else {
             panic!("an ID from a halted generator");
         };

@@ -233,10 +233,6 @@ pub(crate) fn app(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-/// How long a claim in flight at a stop signal may go on: the wait for the clock to
-/// pass the high-water mark (at most 5 s by default), and a second.
-const CLAIM_GRACE: Duration = Duration::from_secs(6);
-
 /// How long in-flight requests may take to finish after a stop signal.
 const DRAIN: Duration = Duration::from_secs(10);
 
@@ -248,6 +244,12 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+    // How long a claim in flight at a stop signal may go on: its wait for the clock to
+    // pass the high-water mark, and a second.
+    let grace = match &plan {
+        Plan::Leased { options, .. } => options.max_clock_wait + Duration::from_secs(1),
+        Plan::None | Plan::Fixed(..) => Duration::ZERO,
+    };
     let mut claiming = std::pin::pin!(issuer(plan));
     let issuer = tokio::select! {
         issuer = &mut claiming => issuer?,
@@ -257,7 +259,7 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
             // leave the identity held until its lease runs out. A second signal, or
             // the grace running out, ends the wait.
             tokio::select! {
-                claimed = tokio::time::timeout(CLAIM_GRACE, &mut claiming) => {
+                claimed = tokio::time::timeout(grace, &mut claiming) => {
                     if let Ok(Ok(issuer)) = claimed {
                         issuer.release().await;
                     }
