@@ -1,6 +1,7 @@
 //! The `snowflake` binary, run as a user runs it: output, exit status, stdin, pipes.
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 const SEED: &str = "\
@@ -1076,13 +1077,24 @@ fn now_ms() -> u64 {
     u64::try_from(since.as_millis()).expect("fits")
 }
 
-/// Every `$ snowflake ...` example in the repository's README, run: what it shows is what
-/// the command writes (stdout, then stderr), and each `|` stage is dropped, since the
-/// command runs into a pipe here anyway.
+/// Every `$ snowflake ...` example in this crate's README, which its package carries, and in
+/// the repository's README, which a packaged crate has not: what each shows is what the
+/// command writes (stdout, then stderr). Each `|` stage is dropped, since the command runs
+/// into a pipe here anyway.
 #[test]
 fn readme_examples_run_as_shown() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md");
-    let readme = std::fs::read_to_string(path).expect("the repository's README");
+    let own = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    assert_eq!(readme_examples_run(own), 3, "{own}");
+    let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    if repository.join("snowflake-cli/Cargo.toml").exists() {
+        let path = repository.join("README.md");
+        assert_eq!(readme_examples_run(&path), 3, "{}", path.display());
+    }
+}
+
+/// Runs the README's examples and says how many there were.
+fn readme_examples_run(path: impl AsRef<Path>) -> usize {
+    let readme = std::fs::read_to_string(path).expect("a README");
     let mut examples = 0;
     let mut lines = readme.lines().peekable();
     while let Some(line) = lines.next() {
@@ -1109,7 +1121,7 @@ fn readme_examples_run_as_shown() {
         assert_eq!(written, shown, "README: $ snowflake {command}");
         examples += 1;
     }
-    assert_eq!(examples, 3, "the README's examples were not all found");
+    examples
 }
 
 #[test]
