@@ -241,6 +241,14 @@ mod tests {
         (clock, generator)
     }
 
+    /// The next ID, waited for as `/v1/id` waits; `clock` is the generator's.
+    async fn next_id(
+        generator: &Generator<Arc<ManualClock>>,
+        clock: &ManualClock,
+    ) -> Result<Snowflake, Unavailable> {
+        waiting(|| generator.try_next_id_now(), clock, generator.tolerance()).await
+    }
+
     /// On a single thread, the task that moves the clock runs only if the wait gives the
     /// thread back: a wait on the thread would end in `ClockStalled`.
     #[tokio::test(flavor = "current_thread", start_paused = true)]
@@ -253,14 +261,10 @@ mod tests {
                 clock.0.store(T + 1, Ordering::SeqCst);
             })
         };
-        let id = waiting(
-            || generator.try_next_id_now(),
-            &*clock,
-            generator.tolerance(),
-        )
-        .await
-        .map_err(|e| e.0)
-        .expect("an ID once the clock moves");
+        let id = next_id(&generator, &clock)
+            .await
+            .map_err(|e| e.0)
+            .expect("an ID once the clock moves");
         assert_eq!((id.timestamp_ms(), id.sequence()), (T + 1, 0));
         mover.await.expect("the mover ran");
     }
@@ -269,13 +273,7 @@ mod tests {
     async fn a_clock_that_never_gets_there_is_a_stalled_clock() {
         let (clock, generator) = used_up();
         let started = tokio::time::Instant::now();
-        let Err(Unavailable(reason)) = waiting(
-            || generator.try_next_id_now(),
-            &*clock,
-            generator.tolerance(),
-        )
-        .await
-        else {
+        let Err(Unavailable(reason)) = next_id(&generator, &clock).await else {
             panic!("an ID from a stopped clock");
         };
         assert!(
@@ -289,13 +287,7 @@ mod tests {
     async fn other_errors_pass_at_once() {
         let (clock, generator) = used_up();
         generator.halt();
-        let Err(Unavailable(reason)) = waiting(
-            || generator.try_next_id_now(),
-            &*clock,
-            generator.tolerance(),
-        )
-        .await
-        else {
+        let Err(Unavailable(reason)) = next_id(&generator, &clock).await else {
             panic!("an ID from a halted generator");
         };
         assert_eq!(reason, "the identity's lease was lost; claiming it again");
