@@ -82,7 +82,7 @@ impl fmt::Display for ComposeError {
 
 impl core::error::Error for ComposeError {}
 
-/// Why a text or a `u64` is not a [`Snowflake`](crate::Snowflake).
+/// Why a text, a `u64` or an `i64` is not a [`Snowflake`](crate::Snowflake).
 ///
 /// ```
 /// use snowflake_kit::{ParseSnowflakeError, Snowflake};
@@ -109,6 +109,8 @@ pub enum ParseSnowflakeError {
     TooLarge,
     /// The number fits in 64 bits, but its sign bit, which every ID keeps clear, is set.
     SignBitSet(u64),
+    /// The `i64` (a database's BIGINT) is negative: every ID is in `0..=i64::MAX`.
+    Negative(i64),
 }
 
 impl fmt::Display for ParseSnowflakeError {
@@ -135,6 +137,11 @@ impl fmt::Display for ParseSnowflakeError {
             ParseSnowflakeError::SignBitSet(v) => write!(
                 f,
                 "{v} has the sign bit set: a snowflake id is at most {}",
+                i64::MAX
+            ),
+            ParseSnowflakeError::Negative(v) => write!(
+                f,
+                "{v} is negative: a snowflake id is a BIGINT in 0..={}",
                 i64::MAX
             ),
         }

@@ -42,6 +42,19 @@
 //! - `std` (default): [`Generator`], [`SystemClock`] and [`Snowflake::system_time`].
 //!   Without it the crate is `no_std` and allocation-free.
 //! - `serde`: `Serialize`/`Deserialize` for [`Snowflake`] and the [`as_string`] helper.
+//! - `sqlx-postgres`, `sqlx-sqlite`: sqlx's `Type`, `Encode` and `Decode` for [`Snowflake`]
+//!   as a BIGINT (INTEGER in SQLite), and `PgHasArrayType`, so that `Vec<Snowflake>` binds
+//!   as BIGINT\[\].
+//! - `postgres`: `ToSql` and `FromSql` of `postgres-types` (for `tokio-postgres` and
+//!   `postgres`), as INT8.
+//! - `diesel`: diesel's `ToSql`/`FromSql` for `BigInt` on PostgreSQL and MySQL, with
+//!   `AsExpression` and `Queryable`, so that [`Snowflake`] is the Rust type of a `BigInt`
+//!   column; `diesel-sqlite` adds SQLite, whose driver it links.
+//!
+//! The database features imply `std`. A negative BIGINT read as a [`Snowflake`] is an
+//! error naming the value ([`ParseSnowflakeError::Negative`]), and
+//! [`Snowflake::first_at`]/[`Snowflake::last_at`] bound a time range:
+//! `WHERE id BETWEEN first_at(t0) AND last_at(t1)`.
 #![no_std]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -50,6 +63,7 @@
 extern crate std;
 
 mod baked;
+mod bounds;
 #[cfg(feature = "std")]
 mod clock;
 mod error;
@@ -60,6 +74,13 @@ mod rfc3339;
 #[cfg(feature = "serde")]
 mod serde_impl;
 mod snowflake;
+#[cfg(any(
+    feature = "sqlx-postgres",
+    feature = "sqlx-sqlite",
+    feature = "postgres",
+    feature = "diesel"
+))]
+mod sql;
 
 pub use crate::baked::BakedSnowflake;
 #[cfg(feature = "std")]
