@@ -1,0 +1,227 @@
+//! diesel: `Snowflake` as the Rust type of a `BigInt` column in `table!`, queries,
+//! `Insertable`, `Queryable` and `QueryableByName` structs, on a real PostgreSQL (started
+//! by tests/support/pg.rs) and on SQLite in memory: edges, NULL, time order, time ranges,
+//! and a negative value read back.
+
+mod support;
+
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Nullable};
+use snowflake_runtime::Snowflake;
+use support::{NEGATIVE_FIVE, edges, messages, time_range};
+
+diesel::table! {
+    /// Tweets, keyed by `Snowflake`, each maybe a reply to another.
+    tweets (id) {
+        /// The tweet's ID.
+        id -> BigInt,
+        /// The ID of the tweet it replies to.
+        parent -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    /// IDs alone.
+    ids (id) {
+        /// An ID.
+        id -> BigInt,
+    }
+}
+
+#[derive(Insertable, Queryable, Selectable, QueryableByName, Debug, PartialEq)]
+#[diesel(table_name = tweets)]
+struct Tweet {
+    id: Snowflake,
+    parent: Option<Snowflake>,
+}
+
+const CREATE: &str = "CREATE TEMP TABLE tweets (id BIGINT PRIMARY KEY, parent BIGINT); \
+                      CREATE TEMP TABLE ids (id BIGINT PRIMARY KEY)";
+
+/// The same tests on each backend: `connect(test)` gives a connection with the tables,
+/// and whatever keeps its server alive; `$echo` selects its two parameters as a `Tweet`.
+macro_rules! backend_tests {
+    ($echo:literal) => {
+        #[test]
+        fn round_trips_the_edges() {
+            let Some((_server, mut conn)) = connect("round_trips_the_edges") else {
+                return;
+            };
+            for id in edges() {
+                let tweet = Tweet { id, parent: None };
+                diesel::insert_into(tweets::table)
+                    .values(&tweet)
+                    .execute(&mut conn)
+                    .unwrap();
+                let back: Tweet = tweets::table
+                    .filter(tweets::id.eq(id))
+                    .select(Tweet::as_select())
+                    .first(&mut conn)
+                    .unwrap();
+                assert_eq!(back, tweet);
+                // Stored as the same number.
+                let raw: i64 = tweets::table
+                    .filter(tweets::id.eq(&id))
+                    .select(tweets::id)
+                    .first(&mut conn)
+                    .unwrap();
+                assert_eq!(raw, id.as_i64());
+            }
+        }
+
+        #[test]
+        fn binds_in_sql_query() {
+            let Some((_server, mut conn)) = connect("binds_in_sql_query") else {
+                return;
+            };
+            let [first, tweet, ..] = edges()[..] else {
+                unreachable!()
+            };
+            let rows: Vec<Tweet> = diesel::sql_query($echo)
+                .bind::<BigInt, _>(tweet)
+                .bind::<Nullable<BigInt>, _>(Some(first))
+                .load(&mut conn)
+                .unwrap();
+            assert_eq!(
+                rows,
+                [Tweet {
+                    id: tweet,
+                    parent: Some(first)
+                }]
+            );
+        }
+
+        #[test]
+        fn null_is_none() {
+            let Some((_server, mut conn)) = connect("null_is_none") else {
+                return;
+            };
+            let [first, tweet, last_of_ms, ..] = edges()[..] else {
+                unreachable!()
+            };
+            let rows = [
+                Tweet {
+                    id: first,
+                    parent: None,
+                },
+                Tweet {
+                    id: tweet,
+                    parent: Some(first),
+                },
+                Tweet {
+                    id: last_of_ms,
+                    parent: None,
+                },
+            ];
+            for row in &rows {
+                diesel::insert_into(tweets::table)
+                    .values(row)
+                    .execute(&mut conn)
+                    .unwrap();
+            }
+            diesel::update(tweets::table.filter(tweets::id.eq(last_of_ms)))
+                .set(tweets::parent.eq(Some(tweet)))
+                .execute(&mut conn)
+                .unwrap();
+            let back: Vec<Tweet> = tweets::table
+                .order(tweets::id)
+                .select(Tweet::as_select())
+                .load(&mut conn)
+                .unwrap();
+            let expected = [
+                Tweet {
+                    id: first,
+                    parent: None,
+                },
+                Tweet {
+                    id: tweet,
+                    parent: Some(first),
+                },
+                Tweet {
+                    id: last_of_ms,
+                    parent: Some(tweet),
+                },
+            ];
+            assert_eq!(back, expected);
+            let orphans: Vec<Snowflake> = tweets::table
+                .filter(tweets::parent.is_null())
+                .select(tweets::id)
+                .load(&mut conn)
+                .unwrap();
+            assert_eq!(orphans, [first]);
+        }
+
+        #[test]
+        fn orders_by_time_and_selects_a_time_range() {
+            let Some((_server, mut conn)) = connect("orders_by_time_and_selects_a_time_range")
+            else {
+                return;
+            };
+            let range = time_range();
+            // 10,000 rows a statement: fewer parameters than either database's limit.
+            for chunk in range.ids.chunks(10_000) {
+                let rows: Vec<_> = chunk.iter().map(|id| ids::id.eq(*id)).collect();
+                diesel::insert_into(ids::table)
+                    .values(rows)
+                    .execute(&mut conn)
+                    .unwrap();
+            }
+            let ordered: Vec<Snowflake> = ids::table
+                .select(ids::id)
+                .order(ids::id)
+                .load(&mut conn)
+                .unwrap();
+            let between: Vec<Snowflake> = ids::table
+                .select(ids::id)
+                .filter(ids::id.between(range.first, range.last))
+                .order(ids::id)
+                .load(&mut conn)
+                .unwrap();
+            range.check(&ordered, &between);
+        }
+
+        #[test]
+        fn negative_is_an_error_naming_it() {
+            let Some((_server, mut conn)) = connect("negative_is_an_error_naming_it") else {
+                return;
+            };
+            diesel::insert_into(ids::table)
+                .values(ids::id.eq(-5_i64))
+                .execute(&mut conn)
+                .unwrap();
+            let err = ids::table
+                .select(ids::id)
+                .first::<Snowflake>(&mut conn)
+                .unwrap_err();
+            assert!(messages(&err).contains(NEGATIVE_FIVE), "{err}");
+        }
+    };
+}
+
+mod postgres {
+    use std::sync::Arc;
+
+    use super::support::pg::Pg;
+    use super::*;
+
+    fn connect(test: &str) -> Option<(Arc<Pg>, PgConnection)> {
+        let pg = Pg::shared(test)?;
+        let mut conn = PgConnection::establish(&pg.url()).expect("connects");
+        diesel::connection::SimpleConnection::batch_execute(&mut conn, CREATE).unwrap();
+        Some((pg, conn))
+    }
+
+    backend_tests!("SELECT $1 AS id, $2 AS parent");
+}
+
+mod sqlite {
+    use super::*;
+
+    fn connect(_test: &str) -> Option<((), SqliteConnection)> {
+        let mut conn = SqliteConnection::establish(":memory:").expect("opens");
+        diesel::connection::SimpleConnection::batch_execute(&mut conn, CREATE).unwrap();
+        Some(((), conn))
+    }
+
+    backend_tests!("SELECT ? AS id, ? AS parent");
+}
