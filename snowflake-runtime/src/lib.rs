@@ -43,13 +43,13 @@
 //!   Without it the crate is `no_std` and allocation-free.
 //! - `serde`: `Serialize`/`Deserialize` for [`Snowflake`] and the [`as_string`] helper.
 //! - `sqlx-postgres`, `sqlx-sqlite`: sqlx's `Type`, `Encode` and `Decode` for [`Snowflake`]
-//!   as a BIGINT (INTEGER in SQLite), and `PgHasArrayType`, so that `Vec<Snowflake>` binds
+//!   as a BIGINT (INTEGER in `SQLite`), and `PgHasArrayType`, so that `Vec<Snowflake>` binds
 //!   as BIGINT\[\].
 //! - `postgres`: `ToSql` and `FromSql` of `postgres-types` (for `tokio-postgres` and
 //!   `postgres`), as INT8.
-//! - `diesel`: diesel's `ToSql`/`FromSql` for `BigInt` on PostgreSQL and MySQL, with
+//! - `diesel`: diesel's `ToSql`/`FromSql` for `BigInt` on `PostgreSQL` and `MySQL`, with
 //!   `AsExpression` and `Queryable`, so that [`Snowflake`] is the Rust type of a `BigInt`
-//!   column; `diesel-sqlite` adds SQLite, whose driver it links.
+//!   column; `diesel-sqlite` adds `SQLite`, whose driver it links.
 //!
 //! The database features imply `std`. A negative BIGINT read as a [`Snowflake`] is an
 //! error naming the value ([`ParseSnowflakeError::Negative`]), and

@@ -14,7 +14,7 @@ use crate::{
 /// ```
 /// use snowflake_kit::Snowflake;
 ///
-/// let id = Snowflake::try_from(4_194_439_168)?;
+/// let id = Snowflake::try_from(4_194_439_168_u64)?;
 /// assert_eq!(id.to_string(), "4194439168");
 /// assert_eq!(u64::from(id), 4_194_439_168);
 /// assert!(Snowflake::try_from(u64::MAX).is_err());

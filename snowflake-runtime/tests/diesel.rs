@@ -1,6 +1,6 @@
 //! diesel: `Snowflake` as the Rust type of a `BigInt` column in `table!`, queries,
-//! `Insertable`, `Queryable` and `QueryableByName` structs, on a real PostgreSQL (started
-//! by tests/support/pg.rs) and on SQLite in memory: edges, NULL, time order, time ranges,
+//! `Insertable`, `Queryable` and `QueryableByName` structs, on a real `PostgreSQL` (started
+//! by tests/support/pg.rs) and on `SQLite` in memory: edges, NULL, time order, time ranges,
 //! and a negative value read back.
 
 mod support;
@@ -217,6 +217,10 @@ mod postgres {
 mod sqlite {
     use super::*;
 
+    #[expect(
+        clippy::unnecessary_wraps,
+        reason = "the shape of PostgreSQL's, which may skip"
+    )]
     fn connect(_test: &str) -> Option<((), SqliteConnection)> {
         let mut conn = SqliteConnection::establish(":memory:").expect("opens");
         diesel::connection::SimpleConnection::batch_execute(&mut conn, CREATE).unwrap();

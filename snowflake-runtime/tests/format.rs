@@ -330,16 +330,16 @@ fn parse_rejects_non_digits() {
 fn try_from_u64() {
     assert_eq!(Snowflake::try_from(i64::MAX as u64), Ok(Snowflake::MAX));
     assert_eq!(
-        Snowflake::try_from(1 << 63),
+        Snowflake::try_from(1_u64 << 63),
         Err(ParseSnowflakeError::SignBitSet(1 << 63))
     );
     assert_eq!(Snowflake::from_u64(u64::MAX), None);
-    assert_eq!(u64::from(Snowflake::try_from(42).unwrap()), 42);
+    assert_eq!(u64::from(Snowflake::try_from(42_u64).unwrap()), 42);
 }
 
 #[test]
 fn formatting() {
-    let id = Snowflake::try_from(4_194_439_168).unwrap();
+    let id = Snowflake::try_from(4_194_439_168_u64).unwrap();
     assert_eq!(format!("{id}"), "4194439168");
     assert_eq!(format!("{id:>12}"), "  4194439168");
     assert_eq!(format!("{id:?}"), "Snowflake(4194439168)");

@@ -1,4 +1,4 @@
-//! `postgres-types` through tokio-postgres: `Snowflake` as an INT8 on a real PostgreSQL
+//! `postgres-types` through tokio-postgres: `Snowflake` as an INT8 on a real `PostgreSQL`
 //! (started by tests/support/pg.rs): edges, arrays, NULL, time order, time ranges, other
 //! column types refused, and a negative value read back.
 

@@ -38,7 +38,7 @@ fn deserializes_from_string() {
 
 #[test]
 fn round_trips() {
-    for id in [tweet(), Snowflake::MAX, Snowflake::try_from(0).unwrap()] {
+    for id in [tweet(), Snowflake::MAX, Snowflake::try_from(0_u64).unwrap()] {
         let json = serde_json::to_string(&id).unwrap();
         assert_eq!(serde_json::from_str::<Snowflake>(&json).unwrap(), id);
     }

@@ -1,5 +1,5 @@
-//! sqlx: `Snowflake` as a BIGINT on a real PostgreSQL (started by tests/support/pg.rs), and
-//! as an INTEGER on SQLite in memory: edges, arrays, NULL, time order, time ranges, and a
+//! sqlx: `Snowflake` as a BIGINT on a real `PostgreSQL` (started by tests/support/pg.rs), and
+//! as an INTEGER on `SQLite` in memory: edges, arrays, NULL, time order, time ranges, and a
 //! negative value read back.
 
 mod support;

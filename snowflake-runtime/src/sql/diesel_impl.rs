@@ -36,7 +36,7 @@ where
     }
 }
 
-/// Writes a `BigInt` on PostgreSQL and MySQL, through their `i64` impls.
+/// Writes a `BigInt` on `PostgreSQL` and `MySQL`, through their `i64` impls.
 macro_rules! to_sql_through_i64 {
     ($($backend:ty),+) => {$(
         impl ToSql<BigInt, $backend> for Snowflake {
@@ -49,7 +49,7 @@ macro_rules! to_sql_through_i64 {
 
 to_sql_through_i64!(diesel::pg::Pg, diesel::mysql::Mysql);
 
-/// Writes a `BigInt` (an INTEGER) on SQLite.
+/// Writes a `BigInt` (an INTEGER) on `SQLite`.
 #[cfg(feature = "diesel-sqlite")]
 impl ToSql<BigInt, diesel::sqlite::Sqlite> for Snowflake {
     fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, diesel::sqlite::Sqlite>) -> serialize::Result {

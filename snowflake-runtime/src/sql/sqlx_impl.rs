@@ -1,6 +1,6 @@
-//! sqlx: a `Snowflake` is the `i64` of a BIGINT column (INT8 in PostgreSQL, INTEGER in
-//! SQLite). Generic over sqlx's `Database`, so any driver whose `i64` is a column type
-//! serves: only the PostgreSQL array type needs a driver of its own.
+//! sqlx: a `Snowflake` is the `i64` of a BIGINT column (INT8 in `PostgreSQL`, INTEGER in
+//! `SQLite`). Generic over sqlx's `Database`, so any driver whose `i64` is a column type
+//! serves: only the `PostgreSQL` array type needs a driver of its own.
 
 use sqlx::database::Database;
 use sqlx::decode::Decode;
@@ -10,7 +10,7 @@ use sqlx::types::Type;
 
 use crate::Snowflake;
 
-/// The column type of `i64`: BIGINT (INT8) in PostgreSQL, INTEGER in SQLite.
+/// The column type of `i64`: BIGINT (INT8) in `PostgreSQL`, INTEGER in `SQLite`.
 impl<DB: Database> Type<DB> for Snowflake
 where
     i64: Type<DB>,

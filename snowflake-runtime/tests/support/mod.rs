@@ -1,4 +1,4 @@
-//! What the database tests share: the PostgreSQL harness, the IDs at the edges of the
+//! What the database tests share: the `PostgreSQL` harness, the IDs at the edges of the
 //! format, 100,000 generated IDs with a time range inside them, and the error to expect.
 
 pub(crate) mod pg;

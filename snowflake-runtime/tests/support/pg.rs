@@ -1,6 +1,6 @@
-//! A real PostgreSQL on loopback for the database tests and the SQL benchmark: its own
+//! A real `PostgreSQL` on loopback for the database tests and the SQL benchmark: its own
 //! `initdb` data directory in a temporary directory, a free port, run as the unprivileged
-//! `postgres` user when we are root (PostgreSQL refuses to run as root), waited for until
+//! `postgres` user when we are root (`PostgreSQL` refuses to run as root), waited for until
 //! it accepts connections, and stopped when dropped, also when a test panics.
 
 use std::os::unix::fs::MetadataExt;
@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
-/// A PostgreSQL server started by a test.
+/// A `PostgreSQL` server started by a test.
 pub(crate) struct Pg {
     bin: PathBuf,
     dir: PathBuf,
@@ -23,7 +23,7 @@ static SHARED: Mutex<Weak<Pg>> = Mutex::new(Weak::new());
 
 impl Pg {
     /// The server of this process, started if none runs; it stops when the last test
-    /// holding it lets go. `None`, after saying why, when PostgreSQL is not installed;
+    /// holding it lets go. `None`, after saying why, when `PostgreSQL` is not installed;
     /// under CI (`CI=true`) that is a failure, never a skip.
     pub(crate) fn shared(test: &str) -> Option<Arc<Pg>> {
         let mut shared = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
