@@ -19,7 +19,7 @@ use sqlx::postgres::Postgres;
 use sqlx::{Connection, Decode, Encode, PgConnection, QueryBuilder, Type};
 
 const ROWS: usize = 100_000;
-const ROUNDS: usize = 11;
+const ROUNDS: usize = 41;
 
 /// The time to insert the keys and the time to read them back.
 async fn round<T>(conn: &mut PgConnection, keys: &[T]) -> (Duration, Duration)
