@@ -57,6 +57,14 @@
 //! | `macros` | yes | [`snowflake!`] |
 //! | `std` | yes | [`Generator`], [`SystemClock`], [`Snowflake::system_time`]; without it the crate is `no_std` and allocation-free |
 //! | `serde` | no | `Serialize`/`Deserialize` for [`Snowflake`] (a number; reads a number or a decimal string), and `as_string` for JavaScript |
+//! | `sqlx-postgres` | no | sqlx's `Type`/`Encode`/`Decode` for [`Snowflake`] as a BIGINT, and `PgHasArrayType` (BIGINT\[\]) |
+//! | `sqlx-sqlite` | no | the same as an INTEGER of `SQLite` |
+//! | `postgres` | no | `ToSql`/`FromSql` of `postgres-types`, for `tokio-postgres` and `postgres` |
+//! | `diesel` | no | diesel's `ToSql`/`FromSql` for `BigInt` on `PostgreSQL` and `MySQL`, `AsExpression`, `Queryable` |
+//! | `diesel-sqlite` | no | `diesel`, and `ToSql` on `SQLite` too (links `SQLite`) |
+//!
+//! The database features imply `std`. [`Snowflake::first_at`] and [`Snowflake::last_at`]
+//! bound a time range: `WHERE id BETWEEN first_at(t0) AND last_at(t1)`.
 #![no_std]
 #![deny(missing_docs)]
 
