@@ -35,6 +35,10 @@ struct Tweet {
     parent: Option<Snowflake>,
 }
 
+const fn tweet(id: Snowflake, parent: Option<Snowflake>) -> Tweet {
+    Tweet { id, parent }
+}
+
 const CREATE: &str = "CREATE TEMP TABLE tweets (id BIGINT PRIMARY KEY, parent BIGINT); \
                       CREATE TEMP TABLE ids (id BIGINT PRIMARY KEY)";
 
@@ -48,9 +52,9 @@ macro_rules! backend_tests {
                 return;
             };
             for id in edges() {
-                let tweet = Tweet { id, parent: None };
+                let row = tweet(id, None);
                 diesel::insert_into(tweets::table)
-                    .values(&tweet)
+                    .values(&row)
                     .execute(&mut conn)
                     .unwrap();
                 let back: Tweet = tweets::table
@@ -58,7 +62,7 @@ macro_rules! backend_tests {
                     .select(Tweet::as_select())
                     .first(&mut conn)
                     .unwrap();
-                assert_eq!(back, tweet);
+                assert_eq!(back, row);
                 // Stored as the same number.
                 let raw: i64 = tweets::table
                     .filter(tweets::id.eq(&id))
@@ -74,21 +78,15 @@ macro_rules! backend_tests {
             let Some((_server, mut conn)) = connect("binds_in_sql_query") else {
                 return;
             };
-            let [first, tweet, ..] = edges()[..] else {
+            let [first, reply, ..] = edges()[..] else {
                 unreachable!()
             };
             let rows: Vec<Tweet> = diesel::sql_query($echo)
-                .bind::<BigInt, _>(tweet)
+                .bind::<BigInt, _>(reply)
                 .bind::<Nullable<BigInt>, _>(Some(first))
                 .load(&mut conn)
                 .unwrap();
-            assert_eq!(
-                rows,
-                [Tweet {
-                    id: tweet,
-                    parent: Some(first)
-                }]
-            );
+            assert_eq!(rows, [tweet(reply, Some(first))]);
         }
 
         #[test]
@@ -96,22 +94,13 @@ macro_rules! backend_tests {
             let Some((_server, mut conn)) = connect("null_is_none") else {
                 return;
             };
-            let [first, tweet, last_of_ms, ..] = edges()[..] else {
+            let [first, reply, last_of_ms, ..] = edges()[..] else {
                 unreachable!()
             };
             let rows = [
-                Tweet {
-                    id: first,
-                    parent: None,
-                },
-                Tweet {
-                    id: tweet,
-                    parent: Some(first),
-                },
-                Tweet {
-                    id: last_of_ms,
-                    parent: None,
-                },
+                tweet(first, None),
+                tweet(reply, Some(first)),
+                tweet(last_of_ms, None),
             ];
             for row in &rows {
                 diesel::insert_into(tweets::table)
@@ -120,7 +109,7 @@ macro_rules! backend_tests {
                     .unwrap();
             }
             diesel::update(tweets::table.filter(tweets::id.eq(last_of_ms)))
-                .set(tweets::parent.eq(Some(tweet)))
+                .set(tweets::parent.eq(Some(reply)))
                 .execute(&mut conn)
                 .unwrap();
             let back: Vec<Tweet> = tweets::table
@@ -129,18 +118,9 @@ macro_rules! backend_tests {
                 .load(&mut conn)
                 .unwrap();
             let expected = [
-                Tweet {
-                    id: first,
-                    parent: None,
-                },
-                Tweet {
-                    id: tweet,
-                    parent: Some(first),
-                },
-                Tweet {
-                    id: last_of_ms,
-                    parent: Some(tweet),
-                },
+                tweet(first, None),
+                tweet(reply, Some(first)),
+                tweet(last_of_ms, Some(reply)),
             ];
             assert_eq!(back, expected);
             let orphans: Vec<Snowflake> = tweets::table
