@@ -171,10 +171,6 @@ mod sqlite {
 
     use super::*;
 
-    #[expect(
-        clippy::unnecessary_wraps,
-        reason = "the shape of PostgreSQL's, which may skip"
-    )]
     async fn connect(_test: &str) -> Option<((), SqliteConnection)> {
         let conn = SqliteConnection::connect("sqlite::memory:")
             .await
