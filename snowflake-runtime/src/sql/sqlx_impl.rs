@@ -33,6 +33,10 @@ where
         self.as_i64().encode_by_ref(buf)
     }
 
+    fn produces(&self) -> Option<DB::TypeInfo> {
+        self.as_i64().produces()
+    }
+
     fn size_hint(&self) -> usize {
         self.as_i64().size_hint()
     }
