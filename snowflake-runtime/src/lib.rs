@@ -31,11 +31,12 @@
 //! - the sign bit is always 0, so an ID is also a non-negative `i64`;
 //! - the timestamp counts milliseconds from [`TWITTER_EPOCH_MS`]
 //!   (2010-11-04T01:42:54.657Z) up to [`MAX_TIMESTAMP_MS`] (2080-07-10T17:30:30.208Z);
-//! - `dc` (datacenter) and `machine` (Twitter's "worker id") name the issuer;
-//! - the sequence tells apart the IDs of one issuer in one millisecond.
+//! - `dc` (datacenter) and `machine` (Twitter's "worker id") are the [`Identity`]
+//!   that issued the ID;
+//! - the sequence tells apart the IDs of one identity in one millisecond.
 //!
-//! The public constants below are the layout; nothing else in this workspace
-//! retypes these numbers.
+//! The public constants below are the layout, and [`Segment`] is the same as data;
+//! nothing else in this workspace retypes these numbers.
 //!
 //! # Features
 //!
@@ -56,7 +57,9 @@ mod error;
 mod field;
 #[cfg(feature = "std")]
 mod generator;
+mod identity;
 mod rfc3339;
+mod segment;
 #[cfg(feature = "serde")]
 mod serde_impl;
 mod snowflake;
@@ -64,11 +67,15 @@ mod snowflake;
 pub use crate::baked::BakedSnowflake;
 #[cfg(feature = "std")]
 pub use crate::clock::{Clock, SystemClock};
-pub use crate::error::{ComposeError, GenerateError, ParseSnowflakeError};
-pub use crate::field::Field;
+pub use crate::error::{
+    ComposeError, GenerateError, NumberError, ParseFieldError, ParseSnowflakeError, WithInput,
+};
+pub use crate::field::{Expected, Field, parse_decimal};
 #[cfg(feature = "std")]
 pub use crate::generator::Generator;
+pub use crate::identity::Identity;
 pub use crate::rfc3339::{DateField, Rfc3339, Rfc3339Error, parse_rfc3339};
+pub use crate::segment::{Segment, SegmentValue};
 #[cfg(feature = "serde")]
 pub use crate::serde_impl::as_string;
 pub use crate::snowflake::{Parts, SegmentedBinary, Snowflake, compose, decompose};
