@@ -23,7 +23,7 @@ use std::io::{self, IsTerminal, StdoutLock, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use sf::{Clock, Field, GenerateError, Generator, Snowflake, SystemClock};
+use snowflake_kit::{Clock, Field, GenerateError, Generator, Snowflake, SystemClock};
 
 use crate::input::Problems;
 use crate::output::{Format, Layout, Out};
@@ -258,7 +258,7 @@ fn run(command: Command) -> Result<(), Failure> {
         } => {
             let mut problems = Problems::default();
             let ts = match ts {
-                Some(ts) => problems.record(input::timestamp(&ts)),
+                Some(ts) => problems.record(input::field(Field::Timestamp, &ts)),
                 None => Some(SystemClock.now_ms()),
             };
             let (dc, machine) = node.parse(&mut problems);
@@ -266,7 +266,7 @@ fn run(command: Command) -> Result<(), Failure> {
             let (Some(ts), Some(dc), Some(machine), Some(seq)) = (ts, dc, machine, seq) else {
                 return Err(Failure::Usage(problems.0));
             };
-            let id = sf::compose(ts, dc, machine, seq)
+            let id = snowflake_kit::compose(ts, dc, machine, seq)
                 .map_err(|e| Failure::Usage(vec![input::compose_error(&e)]))?;
             let mut out = stdout(&format, None);
             out.table(id)?;
@@ -303,7 +303,7 @@ fn run(command: Command) -> Result<(), Failure> {
             let mut problems = Problems::default();
             let (dc, machine) = node.parse(&mut problems);
             let flag = input::count_flag(std::env::args_os());
-            let count = problems.record(input::number(flag, &count, ""));
+            let count = problems.record(input::count(flag, &count));
             let (Some(dc), Some(machine), Some(count)) = (dc, machine, count) else {
                 return Err(Failure::Usage(problems.0));
             };

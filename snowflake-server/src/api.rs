@@ -10,7 +10,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use sf::{Clock, Field, Snowflake, SystemClock};
+use snowflake_kit::{Clock, Field, Snowflake, SystemClock};
 
 use crate::AppState;
 use crate::issuer::Unavailable;
@@ -55,7 +55,7 @@ pub(crate) fn segments(id: Snowflake) -> [Segment; 5] {
         Segment {
             name: "timestamp",
             bits: next(),
-            value: parts.timestamp_ms - sf::TWITTER_EPOCH_MS,
+            value: parts.timestamp_ms - snowflake_kit::TWITTER_EPOCH_MS,
         },
         Segment {
             name: "datacenter",
@@ -149,7 +149,7 @@ fn timestamp(text: &str) -> Result<u64, FieldError> {
     if text.bytes().all(|b| b.is_ascii_digit()) {
         return number("ts", text, &range(Field::Timestamp));
     }
-    sf::parse_rfc3339(text).map_err(|e| FieldError {
+    snowflake_kit::parse_rfc3339(text).map_err(|e| FieldError {
         field: "ts",
         message: format!("{text:?} is not a timestamp: {e}; expected Unix ms or an RFC 3339 date such as 2022-06-28T16:07:40.105Z"),
     })
@@ -172,7 +172,7 @@ pub(crate) fn compose_form(params: &HashMap<String, String>) -> Result<Snowflake
     ];
     // Each field against its own range, so that every bad one is reported.
     let names = ["ts", "dc", "machine", "seq"];
-    let error = |e: sf::ComposeError| FieldError {
+    let error = |e: snowflake_kit::ComposeError| FieldError {
         field: names[e.field() as usize],
         message: e.to_string(),
     };
@@ -187,14 +187,14 @@ pub(crate) fn compose_form(params: &HashMap<String, String>) -> Result<Snowflake
     if !errors.is_empty() {
         return Err(errors);
     }
-    sf::compose(values[0], values[1], values[2], values[3]).map_err(|e| vec![error(e)])
+    snowflake_kit::compose(values[0], values[1], values[2], values[3]).map_err(|e| vec![error(e)])
 }
 
 /// An ID as typed: decimal digits, or what is wrong with it (the runtime's words).
 pub(crate) fn decode_text(text: &str) -> Result<Snowflake, FieldError> {
     text.trim()
         .parse()
-        .map_err(|e: sf::ParseSnowflakeError| FieldError {
+        .map_err(|e: snowflake_kit::ParseSnowflakeError| FieldError {
             field: "id",
             message: e.to_string(),
         })

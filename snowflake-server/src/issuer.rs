@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use serde::Serialize;
-use sf::{Clock, GenerateError, Generator, Snowflake, SystemClock};
+use snowflake_kit::{Clock, GenerateError, Generator, Snowflake, SystemClock};
 use snowflake_lease::{LeasedGenerator, State};
 
 /// The service's source of IDs.
@@ -59,7 +59,7 @@ pub(crate) const NO_IDENTITY: &str =
     "no identity: start snowflake-server with --dc N --machine N, or --etcd URL --auto";
 
 fn rfc3339(ms: u64) -> Option<String> {
-    sf::Rfc3339::new(ms).map(|time| time.to_string())
+    snowflake_kit::Rfc3339::new(ms).map(|time| time.to_string())
 }
 
 /// `try_now` until it issues an ID or fails, sleeping on a timer while it would wait for
@@ -131,7 +131,9 @@ impl Issuer {
             Issuer::Fixed(_) => {
                 // Without taking an ID: can the clock's reading be one?
                 let now_ms = SystemClock.now_ms();
-                if (sf::TWITTER_EPOCH_MS..=sf::MAX_TIMESTAMP_MS).contains(&now_ms) {
+                if (snowflake_kit::TWITTER_EPOCH_MS..=snowflake_kit::MAX_TIMESTAMP_MS)
+                    .contains(&now_ms)
+                {
                     Ok(())
                 } else {
                     Err(Unavailable(format!(

@@ -100,7 +100,7 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
             let (dc, machine) = (number("--dc", dc)?, number("--machine", machine)?);
             let identity = Identity::new(dc, machine).map_err(|e| {
                 let flag = match e {
-                    sf::ComposeError::DatacenterOutOfRange(_) => "--dc",
+                    snowflake_kit::ComposeError::DatacenterOutOfRange(_) => "--dc",
                     _ => "--machine",
                 };
                 Usage(format!("{flag}: {e}"))
@@ -304,7 +304,7 @@ async fn issuer(plan: Plan) -> Result<Issuer, String> {
     Ok(match plan {
         Plan::None => Issuer::None,
         Plan::Fixed(dc, machine) => {
-            Issuer::Fixed(sf::Generator::new(dc, machine).map_err(|e| e.to_string())?)
+            Issuer::Fixed(snowflake_kit::Generator::new(dc, machine).map_err(|e| e.to_string())?)
         }
         Plan::Leased { endpoint, options } => {
             let store = EtcdStore::connect(&endpoint, &options)

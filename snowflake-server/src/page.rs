@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use axum::extract::Query;
 use axum::response::Html;
-use sf::Snowflake;
+use snowflake_kit::Snowflake;
 
 use crate::api::{FieldError, compose_form, decode_text, segments};
 

@@ -133,7 +133,7 @@ fn readyz_turns_503_when_the_lease_is_lost() {
 /// seconds, not at the end of the 10 s TTL.
 #[test]
 fn a_stop_during_the_claim_releases_what_the_claim_took() {
-    use sf::{Clock, SystemClock};
+    use snowflake_kit::{Clock, SystemClock};
     use snowflake_lease::{
         Claim, EtcdStore, Identity, LeaseOptions, LeasedGenerator, Reservation, Store,
     };
