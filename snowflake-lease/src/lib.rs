@@ -55,18 +55,22 @@
 //!   ahead for every later holder; IDs are refused meanwhile, and a clock still
 //!   ahead after three TTLs stops the holder ([`State::Stopped`]).
 
+mod acquire;
 mod error;
 mod etcd;
-mod generator;
 #[cfg(feature = "harness")]
 pub mod harness;
+mod holder;
+mod leased;
 mod memory;
 mod options;
+mod status;
 mod store;
 
 pub use crate::error::LeaseError;
 pub use crate::etcd::{EtcdStore, check_endpoint};
-pub use crate::generator::{LeasedGenerator, State, Status};
+pub use crate::leased::LeasedGenerator;
 pub use crate::memory::MemStore;
 pub use crate::options::{Choice, LeaseOptions, OnLoss};
+pub use crate::status::{Loss, State, Status};
 pub use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError};

@@ -610,12 +610,15 @@ impl<C: Clock> Generator<C> {
     /// let now = generator.clock().now_ms();
     /// // The clock reached the millisecond: never stalled, however long the wait.
     /// assert_eq!(generator.check_wait(now - 5, now, Duration::from_secs(60)), Ok(()));
-    /// // Far ahead, and waited longer than 10 ms plus the 1 s tolerance.
+    /// // Waiting for an hour from now, a wait expected to take 10 ms: past those and the
+    /// // 1 s tolerance, the clock has stalled.
+    /// let until = now + 3_600_000;
     /// let waited = Duration::from_millis(1011);
     /// assert_eq!(
-    ///     generator.check_wait(now, now + 3_600_000, waited),
+    ///     generator.check_wait(until - 10, until, waited),
     ///     Err(GenerateError::ClockStalled { waited_ms: 1011 }),
     /// );
+    /// assert_eq!(generator.check_wait(until - 10, until, Duration::from_millis(1010)), Ok(()));
     /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     ///

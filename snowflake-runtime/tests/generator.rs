@@ -531,11 +531,11 @@ fn next_id_panics_with_the_error() {
 }
 
 #[test]
-fn debug_shows_the_node() {
+fn debug_shows_the_identity() {
     let generator = Generator::new(11, 26).unwrap();
     assert_eq!(
         format!("{generator:?}"),
-        "Generator { datacenter: 11, machine: 26, tolerance_ms: 1000, clock: SystemClock, .. }"
+        "Generator { identity: Identity { datacenter: 11, machine: 26 }, tolerance_ms: 1000, clock: SystemClock, .. }"
     );
 }
 

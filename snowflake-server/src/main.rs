@@ -12,6 +12,8 @@
 //! finish what is in flight, release the identity, exit 0.
 
 mod api;
+mod error;
+mod form;
 mod issuer;
 mod metrics;
 mod page;
@@ -25,7 +27,8 @@ use std::time::Duration;
 use axum::Router;
 use axum::routing::get;
 use clap::Parser;
-use snowflake_lease::{EtcdStore, Identity, LeaseError, LeaseOptions, LeasedGenerator};
+use snowflake_kit::{Field, Identity, parse_decimal};
+use snowflake_lease::{EtcdStore, LeaseError, LeaseOptions, LeasedGenerator};
 
 use crate::issuer::Issuer;
 use crate::metrics::Metrics;
@@ -66,7 +69,7 @@ pub(crate) struct AppState {
 /// How the server was asked to get its identity.
 enum Plan {
     None,
-    Fixed(u64, u64),
+    Fixed(Identity),
     Leased {
         endpoint: String,
         options: LeaseOptions,
@@ -83,29 +86,19 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
             args.listen
         ))
     })?;
-    let number = |flag: &str, text: &str| -> Result<u64, Usage> {
-        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(Usage(format!(
-                "invalid {flag} {text:?}: expected a whole number in 0..=31"
-            )));
-        }
-        text.parse().map_err(|_| {
-            Usage(format!(
-                "invalid {flag} {text:?}: expected a whole number in 0..=31"
-            ))
-        })
+    // Read and checked once, by the runtime's rules; the identity then goes on as it is.
+    let field = |field: Field, text: &str| {
+        field
+            .parse(text)
+            .map_err(|e| Usage(format!("--{}: {}", field.key(), e.with_input(text))))
     };
-    let pair = match (&args.dc, &args.machine) {
+    let identity = match (&args.dc, &args.machine) {
         (Some(dc), Some(machine)) => {
-            let (dc, machine) = (number("--dc", dc)?, number("--machine", machine)?);
-            let identity = Identity::new(dc, machine).map_err(|e| {
-                let flag = match e {
-                    snowflake_kit::ComposeError::DatacenterOutOfRange(_) => "--dc",
-                    _ => "--machine",
-                };
-                Usage(format!("{flag}: {e}"))
-            })?;
-            Some(identity)
+            let (dc, machine) = (
+                field(Field::Datacenter, dc)?,
+                field(Field::Machine, machine)?,
+            );
+            Some(Identity::new(dc, machine).map_err(|e| Usage(e.to_string()))?)
         }
         (Some(_), None) => return Err(Usage("--dc needs --machine too".to_owned())),
         (None, Some(_)) => return Err(Usage("--machine needs --dc too".to_owned())),
@@ -123,19 +116,19 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
                 )));
             }
         }
-        return Ok((
-            listen,
-            pair.map_or(Plan::None, |id| {
-                Plan::Fixed(u64::from(id.datacenter), u64::from(id.machine))
-            }),
-        ));
+        return Ok((listen, identity.map_or(Plan::None, Plan::Fixed)));
     };
     let ttl_text = args.lease_ttl.as_deref().unwrap_or("10");
-    let ttl = match ttl_text.parse::<u64>() {
+    let ttl = match parse_decimal(ttl_text) {
         Ok(seconds @ 1..=3600) => Duration::from_secs(seconds),
-        _ => {
+        Ok(seconds) => {
             return Err(Usage(format!(
-                "invalid --lease-ttl {ttl_text:?}: expected whole seconds in 1..=3600"
+                "--lease-ttl {seconds} is out of range: expected whole seconds in 1..=3600"
+            )));
+        }
+        Err(e) => {
+            return Err(Usage(format!(
+                "--lease-ttl {ttl_text:?} is {e}: expected whole seconds in 1..=3600"
             )));
         }
     };
@@ -146,7 +139,7 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
     options.ttl = ttl;
     // The window must stay below the TTL.
     options.window = options.window.min(ttl / 2);
-    options = match (args.auto, pair) {
+    options = match (args.auto, identity) {
         (true, Some(_)) => {
             return Err(Usage(
                 "--auto and --dc/--machine exclude each other".to_owned(),
@@ -303,9 +296,7 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
 async fn issuer(plan: Plan) -> Result<Issuer, String> {
     Ok(match plan {
         Plan::None => Issuer::None,
-        Plan::Fixed(dc, machine) => {
-            Issuer::Fixed(snowflake_kit::Generator::new(dc, machine).map_err(|e| e.to_string())?)
-        }
+        Plan::Fixed(identity) => Issuer::Fixed(snowflake_kit::Generator::for_identity(identity)),
         Plan::Leased { endpoint, options } => {
             let store = EtcdStore::connect(&endpoint, &options)
                 .await
