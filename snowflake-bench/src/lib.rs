@@ -87,15 +87,15 @@ pub fn burst_medians(bursts: &[&dyn Fn()], rounds: usize) -> Vec<f64> {
 #[derive(Debug)]
 pub struct Plain {
     next: AtomicU64,
-    node: u64,
+    identity_bits: u64,
 }
 
 impl Plain {
-    /// A generator for the 10 bits of datacenter and machine in `node`.
-    pub const fn new(node: u64) -> Plain {
+    /// A generator for the 10 bits of datacenter and machine in `identity_bits`.
+    pub const fn new(identity_bits: u64) -> Plain {
         Plain {
             next: AtomicU64::new(0),
-            node: node << 12,
+            identity_bits: identity_bits << 12,
         }
     }
 }
@@ -119,7 +119,9 @@ impl Contender for Plain {
                 Ordering::Relaxed,
                 Ordering::Relaxed,
             ) {
-                Ok(_) => return ((candidate >> 12) << 22) | self.node | (candidate & 0xFFF),
+                Ok(_) => {
+                    return ((candidate >> 12) << 22) | self.identity_bits | (candidate & 0xFFF);
+                }
                 Err(actual) => current = actual,
             }
         }

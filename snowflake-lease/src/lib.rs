@@ -1,8 +1,8 @@
 //! Snowflake machine identities leased from etcd, fenced by a high-water mark so
 //! that no two holders ever issue the same ID.
 //!
-//! No two live generators may share a (datacenter, machine) pair, and fleets get
-//! that wrong: two pods with the same pair, a restarted process whose clock went
+//! No two live generators may share an identity (a datacenter and machine), and fleets get
+//! that wrong: two pods with the same identity, a restarted process whose clock went
 //! back, a paused process that wakes after someone else took its identity. A
 //! [`LeasedGenerator`] claims a free identity from etcd (or a fixed one), keeps
 //! the lease alive, and issues IDs only up to a time it has reserved in etcd: the

@@ -30,7 +30,7 @@ impl Identity {
     /// How many identities the format has: 32 datacenters of 32 machines.
     pub const COUNT: u16 = 1024;
 
-    /// The pair, each checked against its field's range.
+    /// The identity of `datacenter` and `machine`, each checked against its field's range.
     ///
     /// ```
     /// use snowflake_kit::{ComposeError, Identity};

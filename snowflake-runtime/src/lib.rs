@@ -114,7 +114,7 @@ pub const MAX_TIMESTAMP_MS: u64 = TWITTER_EPOCH_MS + MAX_TIMESTAMP_DELTA;
 pub const MAX_DATACENTER: u64 = (1 << DATACENTER_BITS) - 1;
 /// Largest machine id, 31.
 pub const MAX_MACHINE: u64 = (1 << MACHINE_BITS) - 1;
-/// Largest sequence number, 4095: an issuer has 4,096 IDs per millisecond.
+/// Largest sequence number, 4095: an identity has 4,096 IDs per millisecond.
 pub const MAX_SEQUENCE: u64 = (1 << SEQUENCE_BITS) - 1;
 
 /// RFC 3339 form of [`TWITTER_EPOCH_MS`], for messages.

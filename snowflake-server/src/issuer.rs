@@ -228,7 +228,7 @@ mod tests {
     /// A generator whose millisecond `T` is used up, on a clock standing at `T`.
     fn used_up() -> (Arc<ManualClock>, Generator<Arc<ManualClock>>) {
         let clock = Arc::new(ManualClock(AtomicU64::new(T)));
-        let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).expect("valid node");
+        let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).expect("valid identity");
         let mut ids = vec![Snowflake::MAX; 4096];
         generator.try_fill(&mut ids).expect("4,096 IDs at T");
         assert!(ids.iter().all(|id| id.timestamp_ms() == T));
