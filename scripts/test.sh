@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The tests on a fresh machine: installs the system parts they need when missing
 # (protoc for etcd-client, etcd for the lease and server tests, Chromium and chromedriver
-# for the page's browser tests), then runs every test of the workspace.
+# for the page's browser tests, strace for the command's write sizes), then runs every
+# test of the workspace.
 #   bash scripts/test.sh              install what is missing, then test
 #   bash scripts/test.sh --deps-only  install what is missing, nothing else (used by .ci/run)
 # Debian or Ubuntu package names; elsewhere it says what to install.
@@ -13,6 +14,7 @@ command -v protoc >/dev/null 2>&1 || missing+=(protobuf-compiler libprotobuf-dev
 command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+command -v strace >/dev/null 2>&1 || missing+=(strace)
 
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
@@ -24,7 +26,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     else
         echo "missing system packages: ${missing[*]} (Debian/Ubuntu names); install them and run again" >&2
         command -v protoc >/dev/null 2>&1 || exit 1
-        # Without etcd or Chromium those tests skip, each saying why; under CI that is a failure.
+        # Without etcd, Chromium or strace those tests skip, each saying why; under CI that
+        # is a failure.
         [ "${CI:-}" != true ] || exit 1
     fi
 fi

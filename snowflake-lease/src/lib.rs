@@ -74,3 +74,9 @@ pub use crate::memory::MemStore;
 pub use crate::options::{Choice, LeaseOptions, OnLoss};
 pub use crate::status::{Loss, State, Status};
 pub use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError};
+
+// The repository README's examples, every one as written there: this crate's tests have
+// every crate they show (`snowflake-kit` as a dev-dependency, and this one).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
