@@ -142,37 +142,76 @@ async fn claim<S: Store, C: Clock>(
             }
         }
         Choice::Auto => {
-            let poisoned_after = clock
-                .now_ms()
-                .saturating_add(millis(options.max_clock_wait));
-            let first = start_index(&host_name());
-            // Those free at one read first, in the order of the scan, then the rest:
-            // one claim each for what looked free, not for the whole fleet.
-            let held = within(ttl, store.held()).await?;
-            let (free, taken): (Vec<Identity>, Vec<Identity>) = (0..Identity::COUNT)
-                .map(|i| Identity::from_index(first.wrapping_add(i)))
-                .partition(|identity| !held.contains(identity));
-            for (i, identity) in free.into_iter().chain(taken).enumerate() {
-                // A long scan must not outlive the lease it claims with.
-                if i % 64 == 63 {
-                    within(ttl, store.keep_alive(lease)).await?;
+            let candidates = (0..Identity::COUNT).map(Identity::from_index);
+            scan(store, options, clock, lease, candidates)
+                .await?
+                .ok_or(LeaseError::AllHeld)
+        }
+        Choice::Datacenter(datacenter) => {
+            let first = Identity::new(datacenter.into(), 0)
+                .map_err(|e| LeaseError::InvalidOption(e.to_string()))?
+                .index();
+            let candidates = (first..first + MACHINES).map(Identity::from_index);
+            let deadline = Instant::now() + options.claim_wait;
+            loop {
+                let candidates = candidates.clone();
+                if let Some(won) = scan(store, options, clock, lease, candidates).await? {
+                    return Ok(won);
                 }
-                match within(ttl, store.claim(identity, lease, &options.holder)).await? {
-                    // A holder with a clock far ahead once pushed it: skip, do not wait.
-                    Claim::Won { hwm_ms } if hwm_ms > poisoned_after => {
-                        within(ttl, store.unclaim(identity, lease)).await?;
-                    }
-                    Claim::Won { hwm_ms } => return Ok((identity, hwm_ms)),
-                    Claim::Held { .. } => {}
+                if Instant::now() >= deadline {
+                    return Err(LeaseError::DatacenterFull { datacenter });
                 }
+                sleep((ttl / 20).max(Duration::from_millis(50))).await;
             }
-            Err(LeaseError::AllHeld)
         }
     }
 }
 
-/// Where `auto` starts looking: a hash of the host name (FNV-1a), so that the
-/// hosts of a fleet spread over the identities instead of racing for the first.
+/// Machines in a datacenter.
+const MACHINES: u16 = 1 << snowflake_runtime::MACHINE_BITS;
+
+/// The first free identity of `candidates` that this lease wins, starting at a hash of
+/// the host name, so that the hosts of a fleet spread over them instead of racing for
+/// the first: those that one read of the store shows free first, in the order of the
+/// scan, then the rest (one claim each for what looked free, not for the whole fleet).
+/// An identity whose high-water mark is further ahead than may be waited for is
+/// skipped. `None` when every one is held.
+async fn scan<S: Store, C: Clock>(
+    store: &S,
+    options: &LeaseOptions,
+    clock: &C,
+    lease: LeaseId,
+    candidates: impl ExactSizeIterator<Item = Identity>,
+) -> Result<Option<(Identity, u64)>, LeaseError> {
+    let ttl = options.ttl;
+    let poisoned_after = clock
+        .now_ms()
+        .saturating_add(millis(options.max_clock_wait));
+    let candidates: Vec<Identity> = candidates.collect();
+    let first = usize::from(start_index(&host_name())) % candidates.len();
+    let held = within(ttl, store.held()).await?;
+    let (free, taken): (Vec<Identity>, Vec<Identity>) = candidates[first..]
+        .iter()
+        .chain(&candidates[..first])
+        .partition(|identity| !held.contains(identity));
+    for (i, identity) in free.into_iter().chain(taken).enumerate() {
+        // A long scan must not outlive the lease it claims with.
+        if i % 64 == 63 {
+            within(ttl, store.keep_alive(lease)).await?;
+        }
+        match within(ttl, store.claim(identity, lease, &options.holder)).await? {
+            // A holder with a clock far ahead once pushed it: skip, do not wait.
+            Claim::Won { hwm_ms } if hwm_ms > poisoned_after => {
+                within(ttl, store.unclaim(identity, lease)).await?;
+            }
+            Claim::Won { hwm_ms } => return Ok(Some((identity, hwm_ms))),
+            Claim::Held { .. } => {}
+        }
+    }
+    Ok(None)
+}
+
+/// Where a scan starts looking: a hash of the host name (FNV-1a).
 fn start_index(host: &str) -> u16 {
     let hash = host.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, b| {
         (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)

@@ -31,6 +31,12 @@ pub enum LeaseError {
     },
     /// Every one of the 1,024 identities is held (or poisoned by a clock far ahead).
     AllHeld,
+    /// Every one of the 32 machines of the datacenter is held (or poisoned by a clock far
+    /// ahead), for longer than the claim wait.
+    DatacenterFull {
+        /// The datacenter.
+        datacenter: u8,
+    },
     /// A fixed identity stayed held for longer than the claim wait.
     Held {
         /// The identity.
@@ -90,6 +96,11 @@ impl fmt::Display for LeaseError {
             ),
             LeaseError::AllHeld => f.write_str(
                 "all 1024 identities are held (or their high-water marks are far ahead of this clock)",
+            ),
+            LeaseError::DatacenterFull { datacenter } => write!(
+                f,
+                "all 32 machines of datacenter {datacenter} are held (or their high-water marks \
+                 are far ahead of this clock)"
             ),
             LeaseError::Held { identity, by } => {
                 write!(f, "identity {identity} is held by {by:?}")

@@ -13,7 +13,7 @@ use tokio::task::JoinHandle;
 use crate::acquire::{Trust, acquire};
 use crate::error::LeaseError;
 use crate::holder::Holder;
-use crate::options::LeaseOptions;
+use crate::options::{Choice, LeaseOptions};
 use crate::status::{Shared, State, Status};
 use crate::store::{Identity, Store};
 
@@ -59,6 +59,7 @@ use crate::store::{Identity, Store};
 /// ```
 pub struct LeasedGenerator<C: Clock + 'static = SystemClock> {
     shared: Arc<Shared<C>>,
+    choice: Choice,
     stop: watch::Sender<bool>,
     task: Mutex<Option<JoinHandle<()>>>,
 }
@@ -130,11 +131,13 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
             refusals: AtomicU64::new(0),
             stopping: AtomicBool::new(false),
         });
+        let choice = options.choice;
         let holder = Holder::new(store, Arc::clone(&shared), options, &acquired, trust);
         let (stop, stopped) = watch::channel(false);
         let task = tokio::spawn(holder.run(stopped));
         Ok(LeasedGenerator {
             shared,
+            choice,
             stop,
             task: Mutex::new(Some(task)),
         })
@@ -205,6 +208,11 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
     /// How far the clock may step back and be waited for; see [`Generator::tolerance`].
     pub fn tolerance(&self) -> Duration {
         self.shared.generator.tolerance()
+    }
+
+    /// How the identity was chosen: fixed, any free machine of a datacenter, or any.
+    pub fn choice(&self) -> Choice {
+        self.choice
     }
 
     /// The identity held (or last held).

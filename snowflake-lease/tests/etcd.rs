@@ -514,3 +514,46 @@ async fn the_store_on_etcd_answers_as_the_holder_expects() {
         Reservation::NotOwner
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_datacenter_of_32_machines_then_a_33rd() {
+    let Some(etcd) = Etcd::start_or_skip("a_datacenter_of_32_machines_then_a_33rd") else {
+        return;
+    };
+    let mut options = LeaseOptions::default().in_datacenter(5).unwrap();
+    options.ttl = Duration::from_secs(5);
+    options.window = Duration::from_secs(1);
+    options.claim_wait = Duration::ZERO;
+    let store = store(&etcd, &options).await;
+    let mut holders = Vec::new();
+    for _ in 0..32 {
+        let generator = Box::pin(LeasedGenerator::start(store.clone(), options.clone()))
+            .await
+            .unwrap();
+        holders.push(generator);
+    }
+    let machines: HashSet<u8> = holders
+        .iter()
+        .map(|h| {
+            assert_eq!(h.identity().datacenter(), 5);
+            h.identity().machine()
+        })
+        .collect();
+    assert_eq!(machines.len(), 32);
+    let full = Box::pin(LeasedGenerator::start(store.clone(), options.clone())).await;
+    assert_eq!(
+        full.unwrap_err(),
+        LeaseError::DatacenterFull { datacenter: 5 }
+    );
+    let freed = holders.swap_remove(9);
+    let identity = freed.identity();
+    freed.release().await;
+    let next = Box::pin(LeasedGenerator::start(store.clone(), options))
+        .await
+        .unwrap();
+    assert_eq!(next.identity(), identity);
+    next.release().await;
+    for holder in holders {
+        holder.release().await;
+    }
+}

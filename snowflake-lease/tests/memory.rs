@@ -572,3 +572,78 @@ async fn a_reservation_never_lowers_the_hwm() {
     );
     assert_eq!(store.hwm(identity()), Some(100));
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_datacenter_hands_out_its_32_machines_and_no_other() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let mut options = LeaseOptions::default().in_datacenter(3).unwrap();
+    options.claim_wait = Duration::ZERO;
+    let mut holders = Vec::new();
+    for _ in 0..32 {
+        holders.push(start(&store, options.clone(), &clock).await.unwrap());
+    }
+    let machines: HashSet<u8> = holders
+        .iter()
+        .map(|h| {
+            assert_eq!(h.identity().datacenter(), 3);
+            assert_eq!(h.choice(), Choice::Datacenter(3));
+            h.identity().machine()
+        })
+        .collect();
+    assert_eq!(machines.len(), 32);
+    // The 33rd: the datacenter is full, though 992 identities of others are free.
+    let full = start(&store, options.clone(), &clock).await.unwrap_err();
+    assert_eq!(full, LeaseError::DatacenterFull { datacenter: 3 });
+    assert_eq!(
+        full.to_string(),
+        "all 32 machines of datacenter 3 are held (or their high-water marks are far ahead \
+         of this clock)"
+    );
+    // One lets go: the next claimant gets exactly that machine.
+    let freed = holders.swap_remove(17);
+    let machine = freed.identity().machine();
+    freed.release().await;
+    let next = start(&store, options.clone(), &clock).await.unwrap();
+    assert_eq!(next.identity(), Identity::new(3, machine.into()).unwrap());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_full_datacenter_is_waited_for_within_the_claim_wait() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let mut options = LeaseOptions::default().in_datacenter(0).unwrap();
+    options.claim_wait = Duration::ZERO;
+    let mut holders = Vec::new();
+    for _ in 0..32 {
+        holders.push(start(&store, options.clone(), &clock).await.unwrap());
+    }
+    options.claim_wait = Duration::from_secs(5);
+    let releaser = {
+        let last = holders.pop().unwrap();
+        tokio::spawn(async move {
+            sleep(Duration::from_secs(2)).await;
+            let identity = last.identity();
+            last.release().await;
+            identity
+        })
+    };
+    let started = Instant::now();
+    let waited = start(&store, options, &clock).await.unwrap();
+    let freed = releaser.await.unwrap();
+    assert_eq!(waited.identity(), freed);
+    assert!(started.elapsed() >= Duration::from_secs(2));
+}
+
+#[test]
+fn a_datacenter_out_of_range_is_an_invalid_option() {
+    assert!(LeaseOptions::default().in_datacenter(32).is_err());
+    let mut options = LeaseOptions::default();
+    options.choice = Choice::Datacenter(40);
+    assert_eq!(
+        options.check(),
+        Err(LeaseError::InvalidOption(
+            "datacenter 40 is out of range 0..=31 (5 bits)".to_owned()
+        ))
+    );
+}

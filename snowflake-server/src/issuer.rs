@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use serde::Serialize;
-use snowflake_kit::{Clock, GenerateError, Generator, Snowflake, SystemClock};
-use snowflake_lease::{LeasedGenerator, State};
+use snowflake_kit::{Clock, GenerateError, Generator, Identity, Snowflake, SystemClock};
+use snowflake_lease::{Choice, LeasedGenerator, State};
 
 /// The service's source of IDs.
 pub(crate) enum Issuer {
@@ -38,6 +38,10 @@ impl From<GenerateError> for Unavailable {
 #[derive(Serialize)]
 pub(crate) struct IdentityJson {
     mode: &'static str,
+    /// How the identity was chosen: `fixed`, `datacenter` (any free machine of one) or
+    /// `any` (any free one of all 1,024).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    choice: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     datacenter: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -57,6 +61,15 @@ pub(crate) struct IdentityJson {
 /// What a 503 for a missing identity says.
 pub(crate) const NO_IDENTITY: &str =
     "no identity: start snowflake-server with --dc N --machine N, or --etcd URL --auto";
+
+/// How a leased identity was chosen, as `/v1/identity` and `/metrics` say it.
+pub(crate) fn choice_name(choice: Choice) -> &'static str {
+    match choice {
+        Choice::Fixed(_) => "fixed",
+        Choice::Datacenter(_) => "datacenter",
+        Choice::Auto => "any",
+    }
+}
 
 fn rfc3339(ms: u64) -> Option<String> {
     snowflake_kit::Rfc3339::new(ms).map(|time| time.to_string())
@@ -157,6 +170,17 @@ impl Issuer {
         }
     }
 
+    /// The identity held (or waited for), and how it was chosen, for the metrics.
+    pub(crate) fn identity(&self) -> Option<(Identity, &'static str)> {
+        match self {
+            Issuer::None => None,
+            Issuer::Fixed(generator) => Some((generator.identity(), "fixed")),
+            Issuer::Leased(generator) => {
+                Some((generator.identity(), choice_name(generator.choice())))
+            }
+        }
+    }
+
     /// How many times the lease was lost, for the metrics.
     pub(crate) fn lease_losses(&self) -> u64 {
         match self {
@@ -168,6 +192,7 @@ impl Issuer {
     pub(crate) fn identity_json(&self) -> IdentityJson {
         let mut json = IdentityJson {
             mode: "none",
+            choice: None,
             datacenter: None,
             machine: None,
             state: None,
@@ -180,12 +205,14 @@ impl Issuer {
             Issuer::None => json.message = Some(NO_IDENTITY),
             Issuer::Fixed(generator) => {
                 json.mode = "fixed";
+                json.choice = Some("fixed");
                 json.datacenter = Some(generator.datacenter());
                 json.machine = Some(generator.machine());
             }
             Issuer::Leased(generator) => {
                 let status = generator.status();
                 json.mode = "leased";
+                json.choice = Some(choice_name(generator.choice()));
                 json.datacenter = Some(status.identity.datacenter());
                 json.machine = Some(status.identity.machine());
                 json.state = Some(status.state.to_string());

@@ -40,10 +40,11 @@ struct Args {
     /// The address to listen on.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     listen: String,
-    /// Datacenter id, 0..=31: a fixed identity (with --machine), or the one to lease with --etcd.
+    /// Datacenter id, 0..=31: of a fixed identity (with --machine), or the datacenter
+    /// to lease any free machine of (with --etcd and --auto).
     #[arg(long, value_name = "N")]
     dc: Option<String>,
-    /// Machine id, 0..=31.
+    /// Machine id, 0..=31: of a fixed identity (with --dc).
     #[arg(long, value_name = "N")]
     machine: Option<String>,
     /// Lease the identity from etcd at this address (http://host:port).
@@ -52,12 +53,17 @@ struct Args {
     /// The key prefix in etcd [default: /snowflake-kit/v1/default].
     #[arg(long, value_name = "P")]
     etcd_prefix: Option<String>,
-    /// Lease any free identity (with --etcd).
+    /// Lease any free identity of all 1,024 (with --etcd), or with --dc any free machine
+    /// of that datacenter.
     #[arg(long)]
     auto: bool,
     /// The lease's time to live, in seconds (with --etcd) [default: 10].
     #[arg(long, value_name = "SECONDS")]
     lease_ttl: Option<String>,
+    /// How long to wait for a fixed identity, or a machine of --dc, to come free (with
+    /// --etcd), in seconds; 0 fails at once [default: 30].
+    #[arg(long, value_name = "SECONDS")]
+    claim_wait: Option<String>,
 }
 
 /// What the handlers share.
@@ -92,23 +98,35 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
             .parse(text)
             .map_err(|e| Usage(format!("--{}: {}", field.key(), e.with_input(text))))
     };
-    let identity = match (&args.dc, &args.machine) {
-        (Some(dc), Some(machine)) => {
-            let (dc, machine) = (
-                field(Field::Datacenter, dc)?,
-                field(Field::Machine, machine)?,
-            );
+    let dc = args
+        .dc
+        .as_deref()
+        .map(|dc| field(Field::Datacenter, dc))
+        .transpose()?;
+    let machine = args
+        .machine
+        .as_deref()
+        .map(|machine| field(Field::Machine, machine))
+        .transpose()?;
+    let identity = match (dc, machine, args.auto) {
+        (Some(dc), Some(machine), _) => {
             Some(Identity::new(dc, machine).map_err(|e| Usage(e.to_string()))?)
         }
-        (Some(_), None) => return Err(Usage("--dc needs --machine too".to_owned())),
-        (None, Some(_)) => return Err(Usage("--machine needs --dc too".to_owned())),
-        (None, None) => None,
+        (Some(_), None, false) => {
+            return Err(Usage(
+                "--dc needs --machine too, or --auto (with --etcd) for any free machine of it"
+                    .to_owned(),
+            ));
+        }
+        (None, Some(_), _) => return Err(Usage("--machine needs --dc too".to_owned())),
+        _ => None,
     };
     let Some(endpoint) = &args.etcd else {
         for (given, flag) in [
             (args.auto, "--auto"),
             (args.lease_ttl.is_some(), "--lease-ttl"),
             (args.etcd_prefix.is_some(), "--etcd-prefix"),
+            (args.claim_wait.is_some(), "--claim-wait"),
         ] {
             if given {
                 return Err(Usage(format!(
@@ -118,6 +136,26 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
         }
         return Ok((listen, identity.map_or(Plan::None, Plan::Fixed)));
     };
+    let options = lease_options(args, identity, dc)?;
+    // A malformed URL is a bad flag; an unreachable one is found when connecting.
+    if let Err(e @ LeaseError::InvalidEndpoint { .. }) = snowflake_lease::check_endpoint(endpoint) {
+        return Err(Usage(e.to_string()));
+    }
+    Ok((
+        listen,
+        Plan::Leased {
+            endpoint: endpoint.clone(),
+            options,
+        },
+    ))
+}
+
+/// The lease's options from the flags: which identity, how long the lease and the wait.
+fn lease_options(
+    args: &Args,
+    identity: Option<Identity>,
+    dc: Option<u64>,
+) -> Result<LeaseOptions, Usage> {
     let ttl_text = args.lease_ttl.as_deref().unwrap_or("10");
     let ttl = match parse_decimal(ttl_text) {
         Ok(seconds @ 1..=3600) => Duration::from_secs(seconds),
@@ -139,17 +177,33 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
     options.ttl = ttl;
     // The window must stay below the TTL.
     options.window = options.window.min(ttl / 2);
-    options = match (args.auto, identity) {
-        (true, Some(_)) => {
+    if let Some(text) = &args.claim_wait {
+        options.claim_wait = match parse_decimal(text) {
+            Ok(seconds @ 0..=3600) => Duration::from_secs(seconds),
+            Ok(_) | Err(_) => {
+                return Err(Usage(format!(
+                    "invalid --claim-wait {text:?}: expected whole seconds in 0..=3600"
+                )));
+            }
+        };
+    }
+    options = match (args.auto, identity, dc) {
+        (true, Some(_), _) => {
             return Err(Usage(
-                "--auto and --dc/--machine exclude each other".to_owned(),
+                "--auto and --machine exclude each other: --auto leases any free machine"
+                    .to_owned(),
             ));
         }
-        (true, None) => options,
-        (false, Some(identity)) => options.fixed(identity),
-        (false, None) => {
+        (true, None, None) => options,
+        (true, None, Some(dc)) => options
+            .in_datacenter(dc)
+            .map_err(|e| Usage(format!("--dc: {e}")))?,
+        (false, Some(identity), _) => options.fixed(identity),
+        (false, None, _) => {
             return Err(Usage(
-                "--etcd needs --auto, or --dc N --machine N for a fixed identity".to_owned(),
+                "--etcd needs --auto (any free identity), --dc N --auto (any free machine of \
+                 datacenter N), or --dc N --machine N (a fixed identity)"
+                    .to_owned(),
             ));
         }
     };
@@ -157,17 +211,7 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
         LeaseError::InvalidPrefix(_) => Usage(format!("--etcd-prefix: {e}")),
         e => Usage(e.to_string()),
     })?;
-    // A malformed URL is a bad flag; an unreachable one is found when connecting.
-    if let Err(e @ LeaseError::InvalidEndpoint { .. }) = snowflake_lease::check_endpoint(endpoint) {
-        return Err(Usage(e.to_string()));
-    }
-    Ok((
-        listen,
-        Plan::Leased {
-            endpoint: endpoint.clone(),
-            options,
-        },
-    ))
+    Ok(options)
 }
 
 fn main() -> ExitCode {

@@ -342,6 +342,40 @@ fn bad_flags_are_one_line_and_exit_2() {
         ),
         (&["--etcd", "http://127.0.0.1:2379"], "--etcd needs --auto"),
         (
+            &["--etcd", "http://127.0.0.1:2379", "--dc", "40", "--auto"],
+            "--dc: datacenter 40 is out of range 0..=31 (5 bits)",
+        ),
+        (
+            &["--etcd", "http://127.0.0.1:2379", "--dc", "4"],
+            "--dc needs --machine too, or --auto (with --etcd) for any free machine of it",
+        ),
+        (
+            &[
+                "--etcd",
+                "http://127.0.0.1:2379",
+                "--dc",
+                "4",
+                "--machine",
+                "1",
+                "--auto",
+            ],
+            "--auto and --machine exclude each other",
+        ),
+        (
+            &["--claim-wait", "5"],
+            "--claim-wait is about an identity leased from etcd",
+        ),
+        (
+            &[
+                "--etcd",
+                "http://127.0.0.1:2379",
+                "--auto",
+                "--claim-wait",
+                "x",
+            ],
+            "invalid --claim-wait \"x\": expected whole seconds in 0..=3600",
+        ),
+        (
             &["--lease-ttl", "0"],
             "--lease-ttl is about an identity leased from etcd: it needs --etcd URL",
         ),
