@@ -22,9 +22,6 @@ equivalent=(
     # SEQUENCE_SHIFT is 0: shifting by it either way is the identity.
     'replace << with >> in compose'
     'replace >> with << in Snowflake::sequence'
-    # `max(1)` of a budget that the tolerance already keeps at least 1 ms in every test
-    # clock but the zero tolerance, where `>` and `>=` meet at the same millisecond.
-    'replace \.max\(1\) in Generator<C>::check_wait'
 )
 exclude=()
 for pattern in "${equivalent[@]}"; do exclude+=(--exclude-re "$pattern"); done
