@@ -573,16 +573,27 @@ async fn a_reservation_never_lowers_the_hwm() {
     assert_eq!(store.hwm(identity()), Some(100));
 }
 
+/// 32 holders of datacenter `dc`, which then has no machine free; their options, with no
+/// claim wait.
+async fn every_machine_of(
+    store: &Arc<MemStore>,
+    clock: &TestClock,
+    dc: u64,
+) -> (Vec<LeasedGenerator<TestClock>>, LeaseOptions) {
+    let mut options = LeaseOptions::default().in_datacenter(dc).unwrap();
+    options.claim_wait = Duration::ZERO;
+    let mut holders = Vec::new();
+    for _ in 0..32 {
+        holders.push(start(store, options.clone(), clock).await.unwrap());
+    }
+    (holders, options)
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_datacenter_hands_out_its_32_machines_and_no_other() {
     let store = shared_store();
     let clock = TestClock::new();
-    let mut options = LeaseOptions::default().in_datacenter(3).unwrap();
-    options.claim_wait = Duration::ZERO;
-    let mut holders = Vec::new();
-    for _ in 0..32 {
-        holders.push(start(&store, options.clone(), &clock).await.unwrap());
-    }
+    let (mut holders, options) = every_machine_of(&store, &clock, 3).await;
     let machines: HashSet<u8> = holders
         .iter()
         .map(|h| {
@@ -612,12 +623,7 @@ async fn a_datacenter_hands_out_its_32_machines_and_no_other() {
 async fn a_full_datacenter_is_waited_for_within_the_claim_wait() {
     let store = shared_store();
     let clock = TestClock::new();
-    let mut options = LeaseOptions::default().in_datacenter(0).unwrap();
-    options.claim_wait = Duration::ZERO;
-    let mut holders = Vec::new();
-    for _ in 0..32 {
-        holders.push(start(&store, options.clone(), &clock).await.unwrap());
-    }
+    let (mut holders, mut options) = every_machine_of(&store, &clock, 0).await;
     options.claim_wait = Duration::from_secs(5);
     let releaser = {
         let last = holders.pop().unwrap();
