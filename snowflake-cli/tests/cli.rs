@@ -852,7 +852,8 @@ fn generate_help_warns_about_duplicate_ids() {
         "{help}"
     );
     assert!(
-        help.contains("its own --dc/--machine pair") && help.contains("one long-running generator"),
+        help.contains("its own identity (--dc/--machine)")
+            && help.contains("one long-running generator"),
         "{help}"
     );
 }

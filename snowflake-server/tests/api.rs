@@ -175,7 +175,7 @@ fn ids_are_distinct_increasing_strings() {
     let identity = server.get("/v1/identity").json();
     assert_eq!(
         identity,
-        serde_json::json!({"mode": "fixed", "datacenter": 3, "machine": 4})
+        serde_json::json!({"mode": "fixed", "choice": "fixed", "datacenter": 3, "machine": 4})
     );
     assert_eq!(server.get("/readyz").status, 200);
 }
