@@ -749,7 +749,7 @@ fn try_fill_on_a_stopped_clock_never_stamps_ahead_of_it() {
     let generator = Generator::with_clock(1, 1, Arc::clone(&clock))
         .unwrap()
         .with_tolerance(Duration::from_millis(10));
-    let unset = Snowflake::try_from(0).unwrap();
+    let unset = Snowflake::try_from(0_u64).unwrap();
     let mut ids = vec![unset; 2 * 4096];
     let result = generator.try_fill(&mut ids);
     assert!(
