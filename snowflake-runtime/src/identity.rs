@@ -107,7 +107,8 @@ impl Identity {
     }
 
     /// The identity's bits in place in an ID: datacenter and machine shifted to their
-    /// segments.
+    /// segments. For the generator, which only `std` builds.
+    #[cfg(feature = "std")]
     pub(crate) const fn bits(self) -> u64 {
         ((self.datacenter as u64) << DATACENTER_SHIFT) | ((self.machine as u64) << MACHINE_SHIFT)
     }
