@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::{ComposeError, DATACENTER_SHIFT, Field, MACHINE_BITS, MACHINE_SHIFT};
+use crate::{ComposeError, Field, MACHINE_BITS};
 
 /// Machines per datacenter.
 const MACHINES: u16 = 1 << MACHINE_BITS;
@@ -110,6 +110,7 @@ impl Identity {
     /// segments. For the generator, which only `std` builds.
     #[cfg(feature = "std")]
     pub(crate) const fn bits(self) -> u64 {
+        use crate::{DATACENTER_SHIFT, MACHINE_SHIFT};
         ((self.datacenter as u64) << DATACENTER_SHIFT) | ((self.machine as u64) << MACHINE_SHIFT)
     }
 }
