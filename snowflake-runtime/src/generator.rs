@@ -632,13 +632,25 @@ impl<C: Clock> Generator<C> {
         until_ms: u64,
         waited: Duration,
     ) -> Result<(), GenerateError> {
-        let now_ms = self.now()? + TWITTER_EPOCH_MS;
+        let now = self.now()?;
+        self.judge_wait(now, from_ms, until_ms, waited)
+    }
+
+    /// [`check_wait`](Generator::check_wait) on a clock reading the caller already took
+    /// (`now`, ms since the epoch): the rule itself, for the generator's own waits too.
+    fn judge_wait(
+        &self,
+        now: u64,
+        from_ms: u64,
+        until_ms: u64,
+        waited: Duration,
+    ) -> Result<(), GenerateError> {
         let budget_ms = until_ms
             .saturating_sub(from_ms)
             .saturating_add(self.tolerance_ms)
             .max(1);
         let waited_ms = u64::try_from(waited.as_millis()).unwrap_or(u64::MAX);
-        if now_ms < until_ms && waited_ms > budget_ms {
+        if now + TWITTER_EPOCH_MS < until_ms && waited_ms > budget_ms {
             return Err(GenerateError::ClockStalled { waited_ms });
         }
         Ok(())
@@ -656,8 +668,9 @@ impl<C: Clock> Generator<C> {
             } else {
                 core::hint::spin_loop();
             }
-            self.check_wait(from_ms, until_ms, started.elapsed())?;
+            // One clock reading a round, for the loop and for the judgement.
             now = self.now()?;
+            self.judge_wait(now, from_ms, until_ms, started.elapsed())?;
         }
         Ok(now)
     }
