@@ -115,7 +115,9 @@ async fn steps<S: Store, C: Clock>(
     }
 }
 
-/// Claims the identity `choice` names: it and its high-water mark.
+/// Claims the identity `choice` names: it and its high-water mark. A fixed identity, or
+/// a datacenter whose machines are all held, is tried again until the claim wait has
+/// passed, with this lease kept alive meanwhile; `auto` takes what it finds at once.
 async fn claim<S: Store, C: Clock>(
     store: &S,
     options: &LeaseOptions,
@@ -124,71 +126,60 @@ async fn claim<S: Store, C: Clock>(
     lease: LeaseId,
 ) -> Result<(Identity, u64), LeaseError> {
     let ttl = options.ttl;
-    match choice {
-        Choice::Fixed(identity) => {
-            let deadline = Instant::now() + options.claim_wait;
-            loop {
+    // Read once: every scan of this claim starts at the same place.
+    let start = start_index(&host_name());
+    let all = || (0..Identity::COUNT).map(Identity::from_index);
+    let deadline = Instant::now() + options.claim_wait;
+    loop {
+        let refused = match choice {
+            Choice::Auto => {
+                return scan(store, options, clock, lease, start, all())
+                    .await?
+                    .ok_or(LeaseError::AllHeld);
+            }
+            Choice::Fixed(identity) => {
                 match within(ttl, store.claim(identity, lease, &options.holder)).await? {
                     Claim::Won { hwm_ms } => return Ok((identity, hwm_ms)),
-                    Claim::Held { by } if Instant::now() >= deadline => {
-                        return Err(LeaseError::Held { identity, by });
-                    }
-                    Claim::Held { .. } => {
-                        sleep((ttl / 20).max(Duration::from_millis(50))).await;
-                        // Our own lease must outlive the wait.
-                        within(ttl, store.keep_alive(lease)).await?;
-                    }
+                    Claim::Held { by } => LeaseError::Held { identity, by },
                 }
             }
-        }
-        Choice::Auto => {
-            let candidates = (0..Identity::COUNT).map(Identity::from_index);
-            scan(store, options, clock, lease, candidates)
-                .await?
-                .ok_or(LeaseError::AllHeld)
-        }
-        Choice::Datacenter(datacenter) => {
-            let first = Identity::new(datacenter.into(), 0)
-                .map_err(|e| LeaseError::InvalidOption(e.to_string()))?
-                .index();
-            let candidates = (first..first + MACHINES).map(Identity::from_index);
-            let deadline = Instant::now() + options.claim_wait;
-            loop {
-                let candidates = candidates.clone();
-                if let Some(won) = scan(store, options, clock, lease, candidates).await? {
-                    return Ok(won);
+            Choice::Datacenter(datacenter) => {
+                let machines = all().filter(|identity| identity.datacenter() == datacenter);
+                match scan(store, options, clock, lease, start, machines).await? {
+                    Some(won) => return Ok(won),
+                    None => LeaseError::DatacenterFull { datacenter },
                 }
-                if Instant::now() >= deadline {
-                    return Err(LeaseError::DatacenterFull { datacenter });
-                }
-                sleep((ttl / 20).max(Duration::from_millis(50))).await;
             }
+        };
+        if Instant::now() >= deadline {
+            return Err(refused);
         }
+        sleep((ttl / 20).max(Duration::from_millis(50))).await;
+        // Our own lease must outlive the wait.
+        within(ttl, store.keep_alive(lease)).await?;
     }
 }
 
-/// Machines in a datacenter.
-const MACHINES: u16 = 1 << snowflake_runtime::MACHINE_BITS;
-
-/// The first free identity of `candidates` that this lease wins, starting at a hash of
-/// the host name, so that the hosts of a fleet spread over them instead of racing for
-/// the first: those that one read of the store shows free first, in the order of the
-/// scan, then the rest (one claim each for what looked free, not for the whole fleet).
-/// An identity whose high-water mark is further ahead than may be waited for is
-/// skipped. `None` when every one is held.
+/// The first free identity of `candidates` that this lease wins, starting at `start`
+/// (a hash of the host name, modulo their number), so that the hosts of a fleet spread
+/// over them instead of racing for the first: those that one read of the store shows
+/// free first, in the order of the scan, then the rest (one claim each for what looked
+/// free, not for the whole fleet). An identity whose high-water mark is further ahead
+/// than may be waited for is skipped. `None` when every one is held.
 async fn scan<S: Store, C: Clock>(
     store: &S,
     options: &LeaseOptions,
     clock: &C,
     lease: LeaseId,
-    candidates: impl ExactSizeIterator<Item = Identity>,
+    start: u16,
+    candidates: impl Iterator<Item = Identity>,
 ) -> Result<Option<(Identity, u64)>, LeaseError> {
     let ttl = options.ttl;
     let poisoned_after = clock
         .now_ms()
         .saturating_add(millis(options.max_clock_wait));
     let candidates: Vec<Identity> = candidates.collect();
-    let first = usize::from(start_index(&host_name())) % candidates.len();
+    let first = usize::from(start) % candidates.len().max(1);
     let held = within(ttl, store.held()).await?;
     let (free, taken): (Vec<Identity>, Vec<Identity>) = candidates[first..]
         .iter()

@@ -653,3 +653,24 @@ fn a_datacenter_out_of_range_is_an_invalid_option() {
         ))
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_wait_for_a_datacenter_longer_than_the_ttl_keeps_the_lease_alive() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let (mut holders, mut options) = every_machine_of(&store, &clock, 4).await;
+    // The claimant's own lease would run out twice over while it waits.
+    options.ttl = Duration::from_secs(2);
+    options.window = Duration::from_secs(1);
+    options.claim_wait = Duration::from_secs(10);
+    let last = holders.pop().unwrap();
+    let freed = last.identity();
+    let releaser = tokio::spawn(async move {
+        sleep(Duration::from_secs(5)).await;
+        last.release().await;
+    });
+    let waited = start(&store, options, &clock).await.unwrap();
+    releaser.await.unwrap();
+    assert_eq!(waited.identity(), freed);
+    assert_eq!(waited.status().state, State::Holding);
+}
