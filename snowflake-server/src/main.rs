@@ -150,26 +150,25 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
     ))
 }
 
+/// A flag's whole seconds, `min..=3600`: the runtime's digits-only rule, then the range.
+fn seconds(flag: &str, text: &str, min: u64) -> Result<Duration, Usage> {
+    let expected = format!("expected whole seconds in {min}..=3600");
+    match parse_decimal(text) {
+        Ok(seconds) if (min..=3600).contains(&seconds) => Ok(Duration::from_secs(seconds)),
+        Ok(seconds) => Err(Usage(format!(
+            "{flag} {seconds} is out of range: {expected}"
+        ))),
+        Err(e) => Err(Usage(format!("{flag} {text:?} is {e}: {expected}"))),
+    }
+}
+
 /// The lease's options from the flags: which identity, how long the lease and the wait.
 fn lease_options(
     args: &Args,
     identity: Option<Identity>,
     dc: Option<u64>,
 ) -> Result<LeaseOptions, Usage> {
-    let ttl_text = args.lease_ttl.as_deref().unwrap_or("10");
-    let ttl = match parse_decimal(ttl_text) {
-        Ok(seconds @ 1..=3600) => Duration::from_secs(seconds),
-        Ok(seconds) => {
-            return Err(Usage(format!(
-                "--lease-ttl {seconds} is out of range: expected whole seconds in 1..=3600"
-            )));
-        }
-        Err(e) => {
-            return Err(Usage(format!(
-                "--lease-ttl {ttl_text:?} is {e}: expected whole seconds in 1..=3600"
-            )));
-        }
-    };
+    let ttl = seconds("--lease-ttl", args.lease_ttl.as_deref().unwrap_or("10"), 1)?;
     let mut options = LeaseOptions::default();
     if let Some(prefix) = &args.etcd_prefix {
         options.prefix.clone_from(prefix);
@@ -178,14 +177,7 @@ fn lease_options(
     // The window must stay below the TTL.
     options.window = options.window.min(ttl / 2);
     if let Some(text) = &args.claim_wait {
-        options.claim_wait = match parse_decimal(text) {
-            Ok(seconds @ 0..=3600) => Duration::from_secs(seconds),
-            Ok(_) | Err(_) => {
-                return Err(Usage(format!(
-                    "invalid --claim-wait {text:?}: expected whole seconds in 0..=3600"
-                )));
-            }
-        };
+        options.claim_wait = seconds("--claim-wait", text, 0)?;
     }
     options = match (args.auto, identity, dc) {
         (true, Some(_), _) => {

@@ -373,7 +373,8 @@ fn bad_flags_are_one_line_and_exit_2() {
                 "--claim-wait",
                 "x",
             ],
-            "invalid --claim-wait \"x\": expected whole seconds in 0..=3600",
+            "--claim-wait \"x\" is not a whole number of decimal digits: expected whole seconds \
+             in 0..=3600",
         ),
         (
             &["--lease-ttl", "0"],
