@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The tests on a fresh machine: installs the system parts they need when missing
 # (protoc for etcd-client, etcd for the lease and server tests, Chromium and chromedriver
-# for the page's browser tests, PostgreSQL for the database tests and libpq for diesel's
-# PostgreSQL connection), then runs every test of the workspace.
+# for the page's browser tests, strace for the command's write sizes, PostgreSQL for the
+# database tests and libpq for diesel's PostgreSQL connection), then runs every test of
+# the workspace.
 #   bash scripts/test.sh              install what is missing, then test
 #   bash scripts/test.sh --deps-only  install what is missing, nothing else (used by .ci/run)
 # Debian or Ubuntu package names; elsewhere it says what to install.
@@ -14,6 +15,7 @@ command -v protoc >/dev/null 2>&1 || missing+=(protobuf-compiler libprotobuf-dev
 command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+command -v strace >/dev/null 2>&1 || missing+=(strace)
 # The database tests start their own server with initdb and pg_ctl, which Debian keeps
 # off PATH, in /usr/lib/postgresql/<version>/bin.
 { ls /usr/lib/postgresql/*/bin/initdb /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 ||
@@ -32,8 +34,8 @@ if [ ${#missing[@]} -gt 0 ]; then
         # Without protoc or libpq the workspace does not build.
         command -v protoc >/dev/null 2>&1 || exit 1
         command -v pg_config >/dev/null 2>&1 || exit 1
-        # Without etcd, Chromium or PostgreSQL those tests skip, each saying why; under CI
-        # that is a failure.
+        # Without etcd, Chromium, strace or PostgreSQL those tests skip, each saying why;
+        # under CI that is a failure.
         [ "${CI:-}" != true ] || exit 1
     fi
 fi

@@ -141,7 +141,5 @@ pub mod __private {
     pub use snowflake_runtime::BakedSnowflake;
 }
 
-// The README's examples, tested with the crate's own.
-#[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-struct ReadmeDoctests;
+// The repository README's examples are compiled as doctests of `snowflake-lease`, the one
+// crate whose tests have every crate they show (this one, and the lease).

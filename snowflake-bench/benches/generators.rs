@@ -168,7 +168,7 @@ fn main() {
     ];
 
     let fill_generator = ours();
-    let mut fill_ids = vec![sf::Snowflake::MAX; BURST as usize];
+    let mut fill_ids = vec![snowflake_kit::Snowflake::MAX; BURST as usize];
     let fill_ids = Mutex::new(&mut fill_ids[..]);
     let fill_burst = || {
         let mut ids = fill_ids.lock().expect("not poisoned");
@@ -176,7 +176,7 @@ fn main() {
         black_box(&ids);
     };
     let fill_batch = || {
-        let mut ids = vec![sf::Snowflake::MAX; BURST as usize];
+        let mut ids = vec![snowflake_kit::Snowflake::MAX; BURST as usize];
         fill_generator.fill(&mut ids);
         black_box(&ids);
         u64::from(BURST)

@@ -61,7 +61,7 @@ fn main() {
 
 /// The same generator, with and without the lease around it.
 fn hot_path(runtime: &tokio::runtime::Runtime) {
-    let plain = sf::Generator::new(1, 1).expect("in range");
+    let plain = snowflake_kit::Generator::new(1, 1).expect("in range");
     let leased = runtime
         .block_on(LeasedGenerator::start(
             MemStore::new(),

@@ -14,7 +14,7 @@ mod pg;
 
 use std::time::{Duration, Instant};
 
-use sf::{Generator, Snowflake};
+use snowflake_kit::{Generator, Snowflake};
 use sqlx::postgres::Postgres;
 use sqlx::{Connection, Decode, Encode, PgConnection, QueryBuilder, Type};
 

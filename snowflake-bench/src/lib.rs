@@ -87,15 +87,15 @@ pub fn burst_medians(bursts: &[&dyn Fn()], rounds: usize) -> Vec<f64> {
 #[derive(Debug)]
 pub struct Plain {
     next: AtomicU64,
-    node: u64,
+    identity_bits: u64,
 }
 
 impl Plain {
-    /// A generator for the 10 bits of datacenter and machine in `node`.
-    pub const fn new(node: u64) -> Plain {
+    /// A generator for the 10 bits of datacenter and machine in `identity_bits`.
+    pub const fn new(identity_bits: u64) -> Plain {
         Plain {
             next: AtomicU64::new(0),
-            node: node << 12,
+            identity_bits: identity_bits << 12,
         }
     }
 }
@@ -103,13 +103,13 @@ impl Plain {
 impl Contender for Plain {
     #[inline]
     fn next(&self) -> u64 {
-        let mut now = (wall_ms() - sf::TWITTER_EPOCH_MS) << 12;
+        let mut now = (wall_ms() - snowflake_kit::TWITTER_EPOCH_MS) << 12;
         let mut current = self.next.load(Ordering::Relaxed);
         loop {
             let candidate = current.max(now);
             if candidate >> 12 > now >> 12 {
                 // This millisecond is used up: wait for the clock.
-                now = (wall_ms() - sf::TWITTER_EPOCH_MS) << 12;
+                now = (wall_ms() - snowflake_kit::TWITTER_EPOCH_MS) << 12;
                 current = self.next.load(Ordering::Relaxed);
                 continue;
             }
@@ -119,14 +119,16 @@ impl Contender for Plain {
                 Ordering::Relaxed,
                 Ordering::Relaxed,
             ) {
-                Ok(_) => return ((candidate >> 12) << 22) | self.node | (candidate & 0xFFF),
+                Ok(_) => {
+                    return ((candidate >> 12) << 22) | self.identity_bits | (candidate & 0xFFF);
+                }
                 Err(actual) => current = actual,
             }
         }
     }
 
     fn unix_ms(&self, id: u64) -> u64 {
-        (id >> 22) + sf::TWITTER_EPOCH_MS
+        (id >> 22) + snowflake_kit::TWITTER_EPOCH_MS
     }
 }
 
@@ -139,17 +141,17 @@ impl Contender for Plain {
 /// # Panics
 ///
 /// Never: 1 and 1 are in range.
-pub fn ours() -> sf::Generator {
-    sf::Generator::new(1, 1).expect("1 and 1 are in range")
+pub fn ours() -> snowflake_kit::Generator {
+    snowflake_kit::Generator::new(1, 1).expect("1 and 1 are in range")
 }
 
-impl Contender for sf::Generator {
+impl Contender for snowflake_kit::Generator {
     fn next(&self) -> u64 {
         self.next_id().as_u64()
     }
 
     fn unix_ms(&self, id: u64) -> u64 {
-        sf::Snowflake::from_u64(id).map_or(0, sf::Snowflake::timestamp_ms)
+        snowflake_kit::Snowflake::from_u64(id).map_or(0, snowflake_kit::Snowflake::timestamp_ms)
     }
 }
 
@@ -183,7 +185,7 @@ impl snowdon::MachineId for SnowdonParams {
 
 impl snowdon::Epoch for SnowdonParams {
     fn millis_since_unix() -> u64 {
-        sf::TWITTER_EPOCH_MS
+        snowflake_kit::TWITTER_EPOCH_MS
     }
 }
 
@@ -209,7 +211,7 @@ impl Contender for Snowdon {
     }
 
     fn unix_ms(&self, id: u64) -> u64 {
-        (id >> 22) + sf::TWITTER_EPOCH_MS
+        (id >> 22) + snowflake_kit::TWITTER_EPOCH_MS
     }
 }
 

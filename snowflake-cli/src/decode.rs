@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
 
-use sf::Snowflake;
+use snowflake_kit::Snowflake;
 
 use crate::Failure;
 use crate::output::Out;

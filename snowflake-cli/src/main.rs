@@ -23,7 +23,7 @@ use std::io::{self, IsTerminal, StdoutLock, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use sf::{Clock, Field, GenerateError, Generator, Snowflake, SystemClock};
+use snowflake_kit::{Clock, Field, GenerateError, Generator, Snowflake, SystemClock};
 
 use crate::input::Problems;
 use crate::output::{Format, Layout, Out};
@@ -44,7 +44,7 @@ enum Command {
         #[arg(long, value_name = "MS|RFC3339", allow_hyphen_values = true)]
         ts: Option<String>,
         #[command(flatten)]
-        node: NodeArgs,
+        identity: IdentityArgs,
         /// Sequence number, 0..=4095.
         #[arg(
             long,
@@ -84,11 +84,11 @@ enum Command {
     ///
     /// Each run has a generator of its own: two processes with the same --dc and
     /// --machine at the same time can issue the same IDs (59 duplicates turned up across
-    /// 200 parallel runs). Give each concurrent process its own --dc/--machine pair, or
+    /// 200 parallel runs). Give each concurrent process its own identity (--dc/--machine), or
     /// take the IDs from one long-running generator, such as snowflake-server.
     Generate {
         #[command(flatten)]
-        node: NodeArgs,
+        identity: IdentityArgs,
         /// How many IDs.
         #[arg(
             short = 'n',
@@ -103,9 +103,9 @@ enum Command {
     },
 }
 
-/// The issuer: `--dc` and `--machine`, checked by the runtime's `compose`.
+/// The identity: `--dc` and `--machine`, each read by the runtime's rule for its field.
 #[derive(Args, Debug)]
-struct NodeArgs {
+struct IdentityArgs {
     /// Datacenter id, 0..=31.
     // Strings, parsed by `input`: clap's own parsing would print several lines and
     // read `-1` as a flag.
@@ -116,7 +116,7 @@ struct NodeArgs {
     machine: String,
 }
 
-impl NodeArgs {
+impl IdentityArgs {
     /// `--dc` and `--machine`, each bad one recorded in `problems`.
     fn parse(&self, problems: &mut Problems) -> (Option<u64>, Option<u64>) {
         (
@@ -252,21 +252,21 @@ fn run(command: Command) -> Result<(), Failure> {
     match command {
         Command::Compose {
             ts,
-            node,
+            identity,
             seq,
             format,
         } => {
             let mut problems = Problems::default();
             let ts = match ts {
-                Some(ts) => problems.record(input::timestamp(&ts)),
+                Some(ts) => problems.record(input::field(Field::Timestamp, &ts)),
                 None => Some(SystemClock.now_ms()),
             };
-            let (dc, machine) = node.parse(&mut problems);
+            let (dc, machine) = identity.parse(&mut problems);
             let seq = problems.record(input::field(Field::Sequence, &seq));
             let (Some(ts), Some(dc), Some(machine), Some(seq)) = (ts, dc, machine, seq) else {
                 return Err(Failure::Usage(problems.0));
             };
-            let id = sf::compose(ts, dc, machine, seq)
+            let id = snowflake_kit::compose(ts, dc, machine, seq)
                 .map_err(|e| Failure::Usage(vec![input::compose_error(&e)]))?;
             let mut out = stdout(&format, None);
             out.table(id)?;
@@ -296,14 +296,14 @@ fn run(command: Command) -> Result<(), Failure> {
             }
         }
         Command::Generate {
-            node,
+            identity,
             count,
             format,
         } => {
             let mut problems = Problems::default();
-            let (dc, machine) = node.parse(&mut problems);
+            let (dc, machine) = identity.parse(&mut problems);
             let flag = input::count_flag(std::env::args_os());
-            let count = problems.record(input::number(flag, &count, ""));
+            let count = problems.record(input::count(flag, &count));
             let (Some(dc), Some(machine), Some(count)) = (dc, machine, count) else {
                 return Err(Failure::Usage(problems.0));
             };
@@ -355,7 +355,7 @@ mod tests {
 
     #[test]
     fn clock_failure_is_its_own_failure_with_status_1() {
-        let generator = Generator::with_clock(1, 1, Before2010).expect("valid node");
+        let generator = Generator::with_clock(1, 1, Before2010).expect("valid identity");
         let mut out = Out::new(Vec::new(), Format::Human, false);
         let failure = generate(&mut out, &generator, 3).expect_err("the clock is before 2010");
         assert!(

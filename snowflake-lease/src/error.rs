@@ -31,6 +31,12 @@ pub enum LeaseError {
     },
     /// Every one of the 1,024 identities is held (or poisoned by a clock far ahead).
     AllHeld,
+    /// Every one of the 32 machines of the datacenter is held (or poisoned by a clock far
+    /// ahead), for longer than the claim wait.
+    DatacenterFull {
+        /// The datacenter.
+        datacenter: u8,
+    },
     /// A fixed identity stayed held for longer than the claim wait.
     Held {
         /// The identity.
@@ -48,6 +54,22 @@ pub enum LeaseError {
         hwm_ms: u64,
         /// How far behind may be waited for.
         bound: Duration,
+    },
+    /// The identity was lost while it was being claimed: its lease went, or came off
+    /// the owner key, before the first reservation.
+    Lost {
+        /// The identity.
+        identity: Identity,
+    },
+    /// The identity's high-water mark moved while it was being claimed: someone else
+    /// writes it.
+    MarkMoved {
+        /// The identity.
+        identity: Identity,
+        /// The mark read at the claim, Unix ms.
+        expected_ms: u64,
+        /// The mark found, Unix ms.
+        found_ms: u64,
     },
     /// The store failed while claiming.
     Store(StoreError),
@@ -75,6 +97,11 @@ impl fmt::Display for LeaseError {
             LeaseError::AllHeld => f.write_str(
                 "all 1024 identities are held (or their high-water marks are far ahead of this clock)",
             ),
+            LeaseError::DatacenterFull { datacenter } => write!(
+                f,
+                "all 32 machines of datacenter {datacenter} are held (or their high-water marks \
+                 are far ahead of this clock)"
+            ),
             LeaseError::Held { identity, by } => {
                 write!(f, "identity {identity} is held by {by:?}")
             }
@@ -87,6 +114,18 @@ impl fmt::Display for LeaseError {
                 f,
                 "the clock ({now_ms} ms) is {} ms behind the high-water mark of identity {identity} ({hwm_ms} ms), more than the {bound:?} that may be waited for",
                 hwm_ms.saturating_sub(*now_ms)
+            ),
+            LeaseError::Lost { identity } => {
+                write!(f, "identity {identity} was lost while it was being claimed")
+            }
+            LeaseError::MarkMoved {
+                identity,
+                expected_ms,
+                found_ms,
+            } => write!(
+                f,
+                "the high-water mark of identity {identity} moved from {expected_ms} to \
+                 {found_ms} ms while it was being claimed"
             ),
             LeaseError::Store(e) => write!(f, "the store failed: {e}"),
         }

@@ -7,7 +7,10 @@ use std::time::Duration;
 use etcd_client::{Client, Compare, CompareOp, GetOptions, PutOptions, Txn, TxnOp, TxnOpResponse};
 
 use crate::error::LeaseError;
-use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError, hwm_text, parse_hwm};
+use crate::store::{
+    Claim, Identity, LeaseId, Reservation, Store, StoreError, hwm_key, hwm_text, owner_key,
+    parse_hwm,
+};
 
 /// Identities leased from etcd: owner keys on leases, high-water marks beside them.
 ///
@@ -172,8 +175,8 @@ impl Store for EtcdStore {
         lease: LeaseId,
         holder: &str,
     ) -> Result<Claim, StoreError> {
-        let owner = identity.owner_key(&self.prefix);
-        let hwm = identity.hwm_key(&self.prefix);
+        let owner = owner_key(&self.prefix, identity);
+        let hwm = hwm_key(&self.prefix, identity);
         let txn = Txn::new()
             .when([Compare::create_revision(owner.clone(), CompareOp::Equal, 0)])
             .and_then([
@@ -203,7 +206,7 @@ impl Store for EtcdStore {
     }
 
     async fn unclaim(&self, identity: Identity, lease: LeaseId) -> Result<(), StoreError> {
-        let owner = identity.owner_key(&self.prefix);
+        let owner = owner_key(&self.prefix, identity);
         let txn = Txn::new()
             .when([Compare::lease(owner.clone(), CompareOp::Equal, lease.0)])
             .and_then([TxnOp::delete(owner, None)]);
@@ -245,8 +248,8 @@ impl Store for EtcdStore {
         expected_ms: u64,
         new_ms: u64,
     ) -> Result<Reservation, StoreError> {
-        let owner = identity.owner_key(&self.prefix);
-        let hwm = identity.hwm_key(&self.prefix);
+        let owner = owner_key(&self.prefix, identity);
+        let hwm = hwm_key(&self.prefix, identity);
         let mut checks = vec![Compare::lease(owner.clone(), CompareOp::Equal, lease.0)];
         if expected_ms == 0 {
             checks.push(Compare::create_revision(hwm.clone(), CompareOp::Equal, 0));

@@ -1,8 +1,8 @@
 //! Snowflake machine identities leased from etcd, fenced by a high-water mark so
 //! that no two holders ever issue the same ID.
 //!
-//! No two live generators may share a (datacenter, machine) pair, and fleets get
-//! that wrong: two pods with the same pair, a restarted process whose clock went
+//! No two live generators may share an identity (a datacenter and machine), and fleets get
+//! that wrong: two pods with the same identity, a restarted process whose clock went
 //! back, a paused process that wakes after someone else took its identity. A
 //! [`LeasedGenerator`] claims a free identity from etcd (or a fixed one), keeps
 //! the lease alive, and issues IDs only up to a time it has reserved in etcd: the
@@ -55,18 +55,28 @@
 //!   ahead for every later holder; IDs are refused meanwhile, and a clock still
 //!   ahead after three TTLs stops the holder ([`State::Stopped`]).
 
+mod acquire;
 mod error;
 mod etcd;
-mod generator;
 #[cfg(feature = "harness")]
 pub mod harness;
+mod holder;
+mod leased;
 mod memory;
 mod options;
+mod status;
 mod store;
 
 pub use crate::error::LeaseError;
 pub use crate::etcd::{EtcdStore, check_endpoint};
-pub use crate::generator::{LeasedGenerator, State, Status};
+pub use crate::leased::LeasedGenerator;
 pub use crate::memory::MemStore;
 pub use crate::options::{Choice, LeaseOptions, OnLoss};
+pub use crate::status::{Loss, State, Status};
 pub use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError};
+
+// The repository README's examples, every one as written there: this crate's tests have
+// every crate they show (`snowflake-kit` as a dev-dependency, and this one).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

@@ -10,8 +10,13 @@ use crate::store::Identity;
 pub enum Choice {
     /// Any free one of the 1,024, starting at a hash of the host name: those that one
     /// read of the store ([`Store::held`](crate::Store::held)) shows free first, then
-    /// the others.
+    /// the others. For one store per fleet; fleets with a store each take
+    /// [`Choice::Datacenter`], or they lease the same identities.
     Auto,
+    /// Any free machine of this datacenter (`0..=31`), as [`Choice::Auto`] picks, never
+    /// a machine of another datacenter: for a fleet per datacenter, each with its own
+    /// store. Waits up to [`LeaseOptions::claim_wait`] while all 32 are held.
+    Datacenter(u8),
     /// This one; waits up to [`LeaseOptions::claim_wait`] for its holder to let go.
     Fixed(Identity),
 }
@@ -94,14 +99,41 @@ impl LeaseOptions {
         self
     }
 
+    /// These options for any free machine of `datacenter`.
+    ///
+    /// ```
+    /// use snowflake_lease::{Choice, LeaseOptions};
+    /// let options = LeaseOptions::default().in_datacenter(3)?;
+    /// assert_eq!(options.choice, Choice::Datacenter(3));
+    /// assert!(LeaseOptions::default().in_datacenter(32).is_err());
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ComposeError::DatacenterOutOfRange`](snowflake_runtime::ComposeError) above 31.
+    pub fn in_datacenter(
+        mut self,
+        datacenter: u64,
+    ) -> Result<LeaseOptions, snowflake_runtime::ComposeError> {
+        let datacenter = Identity::new(datacenter, 0)?.datacenter();
+        self.choice = Choice::Datacenter(datacenter);
+        Ok(self)
+    }
+
     /// Checks the values that have rules: a prefix, a TTL of at least a second, a
-    /// window shorter than the TTL.
+    /// window shorter than the TTL, a datacenter in range.
     ///
     /// # Errors
     ///
     /// [`LeaseError::InvalidPrefix`] or [`LeaseError::InvalidOption`].
     pub fn check(&self) -> Result<(), LeaseError> {
         check_prefix(&self.prefix)?;
+        if let Choice::Datacenter(datacenter) = self.choice
+            && let Err(e) = Identity::new(datacenter.into(), 0)
+        {
+            return Err(LeaseError::InvalidOption(e.to_string()));
+        }
         if self.ttl < Duration::from_secs(1) || self.ttl.subsec_nanos() != 0 {
             return Err(LeaseError::InvalidOption(format!(
                 "ttl {:?} must be whole seconds, at least 1 (etcd's unit)",

@@ -1,88 +1,21 @@
 //! What a leased generator needs of a coordination service: the [`Store`] trait,
-//! and the [`Identity`] it hands out.
+//! and the keys of an [`Identity`] in it.
 
 use core::fmt;
 use std::collections::HashSet;
 use std::future::Future;
 use std::time::Duration;
 
-use snowflake_runtime::MACHINE_BITS;
+pub use snowflake_runtime::Identity;
 
-/// Machines per datacenter.
-const MACHINES: u16 = 1 << MACHINE_BITS;
-
-/// A datacenter and machine pair: one of the 1,024 identities of the format.
-///
-/// ```
-/// use snowflake_lease::Identity;
-///
-/// let identity = Identity::new(1, 31)?;
-/// assert_eq!(identity.to_string(), "01/31");
-/// assert_eq!(Identity::from_index(identity.index()), identity);
-/// assert!(Identity::new(32, 0).is_err());
-/// # Ok::<(), snowflake_kit::ComposeError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Identity {
-    /// Datacenter id, `0..=31`.
-    pub datacenter: u8,
-    /// Machine id, `0..=31`.
-    pub machine: u8,
+/// The key holding the holder's name, attached to its lease: `{prefix}/owner/DD/MM`.
+pub(crate) fn owner_key(prefix: &str, identity: Identity) -> String {
+    format!("{prefix}/owner/{identity}")
 }
 
-impl Identity {
-    /// How many identities the format has: 32 datacenters of 32 machines.
-    pub const COUNT: u16 = 1024;
-
-    /// The pair, checked by the runtime's `compose`.
-    ///
-    /// # Errors
-    ///
-    /// [`ComposeError`](snowflake_runtime::ComposeError) for a value out of range.
-    pub fn new(datacenter: u64, machine: u64) -> Result<Identity, snowflake_runtime::ComposeError> {
-        let id = snowflake_runtime::compose(
-            snowflake_runtime::TWITTER_EPOCH_MS,
-            datacenter,
-            machine,
-            0,
-        )?;
-        Ok(Identity {
-            datacenter: id.datacenter(),
-            machine: id.machine(),
-        })
-    }
-
-    /// The `index`-th identity, `datacenter * 32 + machine`, modulo 1,024.
-    pub const fn from_index(index: u16) -> Identity {
-        let index = index % Self::COUNT;
-        // Both are below 32: the casts keep every bit.
-        let (datacenter, machine) = ((index / MACHINES) as u8, (index % MACHINES) as u8);
-        Identity {
-            datacenter,
-            machine,
-        }
-    }
-
-    /// `datacenter * 32 + machine`.
-    pub const fn index(self) -> u16 {
-        self.datacenter as u16 * MACHINES + self.machine as u16
-    }
-
-    /// The key holding the holder's name, attached to its lease.
-    pub(crate) fn owner_key(self, prefix: &str) -> String {
-        format!("{prefix}/owner/{self}")
-    }
-
-    /// The key holding the high-water mark: never deleted, never lowered.
-    pub(crate) fn hwm_key(self, prefix: &str) -> String {
-        format!("{prefix}/hwm/{self}")
-    }
-}
-
-impl fmt::Display for Identity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:02}/{:02}", self.datacenter, self.machine)
-    }
+/// The key holding the high-water mark, never deleted, never lowered: `{prefix}/hwm/DD/MM`.
+pub(crate) fn hwm_key(prefix: &str, identity: Identity) -> String {
+    format!("{prefix}/hwm/{identity}")
 }
 
 /// A lease of the store, by its id.

@@ -1,6 +1,6 @@
 //! The leased generator against a real etcd on loopback (Debian's `etcd-server`),
-//! each test with its own server. Holders in other processes are this test binary
-//! run again as `holder_process`, so that they can be killed and stopped.
+//! each test with its own server. Holders in other processes, so that they can be
+//! killed and stopped, run the crate's `snowflake-lease-holder` binary.
 
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
@@ -34,7 +34,7 @@ impl Clock for Offset {
     }
 }
 
-/// A holder in another process: this binary, running `holder_process`.
+/// A holder in another process: `snowflake-lease-holder`.
 struct HolderProcess {
     child: Child,
     lines: std::sync::mpsc::Receiver<String>,
@@ -44,17 +44,10 @@ impl HolderProcess {
     /// Holds `dc`/`machine` on `endpoint` with a TTL of `ttl_secs`, issuing an ID every
     /// millisecond and printing each, for `run_secs`.
     fn start(endpoint: &str, dc: u64, machine: u64, ttl_secs: u64, run_secs: u64) -> HolderProcess {
-        let mut child = Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "holder_process",
-                "--nocapture",
-                "--test-threads=1",
-            ])
-            .env(
-                "SNOWFLAKE_LEASE_HOLDER",
-                format!("{endpoint} {dc} {machine} {ttl_secs} {run_secs}"),
-            )
+        let numbers = [dc, machine, ttl_secs, run_secs].map(|n| n.to_string());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_snowflake-lease-holder"))
+            .arg(endpoint)
+            .args(numbers)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -69,7 +62,7 @@ impl HolderProcess {
             }
         });
         let holder = HolderProcess { child, lines };
-        // Wait until it holds the identity (libtest prints its own lines first).
+        // Wait until it holds the identity.
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -115,38 +108,6 @@ impl Drop for HolderProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// Not a test of its own: the body of a holder process (see `HolderProcess`).
-#[test]
-fn holder_process() {
-    let Ok(spec) = std::env::var("SNOWFLAKE_LEASE_HOLDER") else {
-        return;
-    };
-    let spec: Vec<&str> = spec.split(' ').collect();
-    let [endpoint, dc, machine, ttl, run] = spec[..] else {
-        panic!("bad holder spec {spec:?}");
-    };
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    runtime.block_on(async {
-        let options = options(
-            dc.parse().unwrap(),
-            machine.parse().unwrap(),
-            ttl.parse().unwrap(),
-        );
-        let store = EtcdStore::connect(endpoint, &options).await.unwrap();
-        let generator = LeasedGenerator::start(store, options).await.unwrap();
-        println!("holding");
-        let until = Instant::now() + Duration::from_secs(run.parse().unwrap());
-        while Instant::now() < until {
-            match generator.try_next_id() {
-                Ok(id) => println!("id {id}"),
-                Err(_) => println!("refused"),
-            }
-            tokio::time::sleep(Duration::from_millis(1)).await;
-        }
-        generator.release().await;
-    });
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -552,4 +513,47 @@ async fn the_store_on_etcd_answers_as_the_holder_expects() {
         reserve(other, 200, 300).await.unwrap(),
         Reservation::NotOwner
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_datacenter_of_32_machines_then_a_33rd() {
+    let Some(etcd) = Etcd::start_or_skip("a_datacenter_of_32_machines_then_a_33rd") else {
+        return;
+    };
+    let mut options = LeaseOptions::default().in_datacenter(5).unwrap();
+    options.ttl = Duration::from_secs(5);
+    options.window = Duration::from_secs(1);
+    options.claim_wait = Duration::ZERO;
+    let store = store(&etcd, &options).await;
+    let mut holders = Vec::new();
+    for _ in 0..32 {
+        let generator = Box::pin(LeasedGenerator::start(store.clone(), options.clone()))
+            .await
+            .unwrap();
+        holders.push(generator);
+    }
+    let machines: HashSet<u8> = holders
+        .iter()
+        .map(|h| {
+            assert_eq!(h.identity().datacenter(), 5);
+            h.identity().machine()
+        })
+        .collect();
+    assert_eq!(machines.len(), 32);
+    let full = Box::pin(LeasedGenerator::start(store.clone(), options.clone())).await;
+    assert_eq!(
+        full.unwrap_err(),
+        LeaseError::DatacenterFull { datacenter: 5 }
+    );
+    let freed = holders.swap_remove(9);
+    let identity = freed.identity();
+    freed.release().await;
+    let next = Box::pin(LeasedGenerator::start(store.clone(), options))
+        .await
+        .unwrap();
+    assert_eq!(next.identity(), identity);
+    next.release().await;
+    for holder in holders {
+        holder.release().await;
+    }
 }

@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use snowflake_kit::{Clock, GenerateError};
 use snowflake_lease::{
-    Choice, Identity, LeaseError, LeaseId, LeaseOptions, LeasedGenerator, MemStore, OnLoss, State,
+    Choice, Identity, LeaseError, LeaseId, LeaseOptions, LeasedGenerator, Loss, MemStore, OnLoss,
+    State,
 };
 use tokio::time::{Instant, advance, sleep};
 
@@ -156,7 +157,13 @@ async fn a_keep_alive_with_ttl_zero_halts_then_reclaims_above_the_hwm() {
     assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
     let status = generator.status();
     assert!(
-        matches!(status.state, State::Reclaiming(ref why) if why.contains("no lease")),
+        matches!(
+            status.state,
+            State::Reclaiming {
+                loss: Loss::LeaseGone,
+                ..
+            }
+        ),
         "{status:?}"
     );
     assert_eq!(status.lease_losses, 1);
@@ -183,12 +190,12 @@ async fn stopping_holder(
 }
 
 /// Waits for a reservation to happen, then: halted, stopped for `why`, one loss.
-async fn assert_stopped(generator: &LeasedGenerator<TestClock>, why: &str) {
+async fn assert_stopped(generator: &LeasedGenerator<TestClock>, why: impl Fn(&Loss) -> bool) {
     sleep(Duration::from_secs(3)).await;
     assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
     let status = generator.status();
     assert!(
-        matches!(status.state, State::Stopped(ref reason) if reason.contains(why)),
+        matches!(status.state, State::Stopped(ref loss) if why(loss)),
         "{:?}",
         status.state
     );
@@ -203,19 +210,28 @@ async fn a_failed_ownership_check_stops_it_under_on_loss_stop() {
     // Someone lowered the HWM: the fence can no longer be trusted.
     let (lowered, _) = stopping_holder(&store, &clock, 1).await;
     store.set_hwm(identity(), T0 + 1);
-    assert_stopped(&lowered, "changed behind this holder's back").await;
+    assert_stopped(
+        &lowered,
+        |loss| matches!(loss, Loss::MarkMoved { to_ms, .. } if *to_ms == T0 + 1),
+    )
+    .await;
     // Someone raised it, to fence off times that may be used already: no ID below it.
     let (raised, _) = stopping_holder(&store, &clock, 2).await;
     let two = Identity::new(2, 2).unwrap();
-    store.set_hwm(two, raised.status().hwm_ms + 600_000);
-    assert_stopped(&raised, "changed behind this holder's back").await;
+    let raised_to = raised.status().hwm_ms + 600_000;
+    store.set_hwm(two, raised_to);
+    assert_stopped(
+        &raised,
+        |loss| matches!(loss, Loss::MarkMoved { to_ms, .. } if *to_ms == raised_to),
+    )
+    .await;
     // The owner key taken off while the lease lives on: only the reservation sees it.
     let (unowned, lease) = stopping_holder(&store, &clock, 3).await;
     store
         .unclaim(Identity::new(3, 3).unwrap(), lease)
         .await
         .unwrap();
-    assert_stopped(&unowned, "off the owner key").await;
+    assert_stopped(&unowned, |loss| *loss == Loss::NotOwner).await;
 }
 
 #[tokio::test(start_paused = true)]
@@ -300,9 +316,13 @@ async fn store_down_it_issues_to_the_ceiling_never_past_the_lease() {
     );
     assert!(generator.try_next_id().is_err());
     // Past the lease's end it has halted.
-    assert!(
-        matches!(generator.status().state, State::Reclaiming(ref why) if why.contains("silent"))
-    );
+    assert!(matches!(
+        generator.status().state,
+        State::Reclaiming {
+            loss: Loss::RanOut,
+            ..
+        }
+    ));
     // The store is back: the lease had expired there too; it claims again above the HWM.
     let hwm = store.hwm(identity()).unwrap();
     store.set_unreachable(false);
@@ -551,4 +571,106 @@ async fn a_reservation_never_lowers_the_hwm() {
         Reservation::NotOwner
     );
     assert_eq!(store.hwm(identity()), Some(100));
+}
+
+/// 32 holders of datacenter `dc`, which then has no machine free; their options, with no
+/// claim wait.
+async fn every_machine_of(
+    store: &Arc<MemStore>,
+    clock: &TestClock,
+    dc: u64,
+) -> (Vec<LeasedGenerator<TestClock>>, LeaseOptions) {
+    let mut options = LeaseOptions::default().in_datacenter(dc).unwrap();
+    options.claim_wait = Duration::ZERO;
+    let mut holders = Vec::new();
+    for _ in 0..32 {
+        holders.push(start(store, options.clone(), clock).await.unwrap());
+    }
+    (holders, options)
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_datacenter_hands_out_its_32_machines_and_no_other() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let (mut holders, options) = every_machine_of(&store, &clock, 3).await;
+    let machines: HashSet<u8> = holders
+        .iter()
+        .map(|h| {
+            assert_eq!(h.identity().datacenter(), 3);
+            assert_eq!(h.choice(), Choice::Datacenter(3));
+            h.identity().machine()
+        })
+        .collect();
+    assert_eq!(machines.len(), 32);
+    // The 33rd: the datacenter is full, though 992 identities of others are free.
+    let full = start(&store, options.clone(), &clock).await.unwrap_err();
+    assert_eq!(full, LeaseError::DatacenterFull { datacenter: 3 });
+    assert_eq!(
+        full.to_string(),
+        "all 32 machines of datacenter 3 are held (or their high-water marks are far ahead \
+         of this clock)"
+    );
+    // One lets go: the next claimant gets exactly that machine.
+    let freed = holders.swap_remove(17);
+    let machine = freed.identity().machine();
+    freed.release().await;
+    let next = start(&store, options.clone(), &clock).await.unwrap();
+    assert_eq!(next.identity(), Identity::new(3, machine.into()).unwrap());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_full_datacenter_is_waited_for_within_the_claim_wait() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let (mut holders, mut options) = every_machine_of(&store, &clock, 0).await;
+    options.claim_wait = Duration::from_secs(5);
+    let releaser = {
+        let last = holders.pop().unwrap();
+        tokio::spawn(async move {
+            sleep(Duration::from_secs(2)).await;
+            let identity = last.identity();
+            last.release().await;
+            identity
+        })
+    };
+    let started = Instant::now();
+    let waited = start(&store, options, &clock).await.unwrap();
+    let freed = releaser.await.unwrap();
+    assert_eq!(waited.identity(), freed);
+    assert!(started.elapsed() >= Duration::from_secs(2));
+}
+
+#[test]
+fn a_datacenter_out_of_range_is_an_invalid_option() {
+    assert!(LeaseOptions::default().in_datacenter(32).is_err());
+    let mut options = LeaseOptions::default();
+    options.choice = Choice::Datacenter(40);
+    assert_eq!(
+        options.check(),
+        Err(LeaseError::InvalidOption(
+            "datacenter 40 is out of range 0..=31 (5 bits)".to_owned()
+        ))
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_wait_for_a_datacenter_longer_than_the_ttl_keeps_the_lease_alive() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let (mut holders, mut options) = every_machine_of(&store, &clock, 4).await;
+    // The claimant's own lease would run out twice over while it waits.
+    options.ttl = Duration::from_secs(2);
+    options.window = Duration::from_secs(1);
+    options.claim_wait = Duration::from_secs(10);
+    let last = holders.pop().unwrap();
+    let freed = last.identity();
+    let releaser = tokio::spawn(async move {
+        sleep(Duration::from_secs(5)).await;
+        last.release().await;
+    });
+    let waited = start(&store, options, &clock).await.unwrap();
+    releaser.await.unwrap();
+    assert_eq!(waited.identity(), freed);
+    assert_eq!(waited.status().state, State::Holding);
 }

@@ -2,14 +2,17 @@
 //! Depend on the facade crate, not on this one; nothing here is a stable API.
 //!
 //! The macro works in three steps, a module each: `parse` reads the tokens,
-//! `check` validates every argument (collecting all errors; the rules of `ts`
-//! are in `ts`), `expand` writes the constant. The format itself, dates
-//! included, comes from `snowflake_runtime`.
+//! `check` validates every argument (collecting all errors; the integer rules are
+//! in `integer`, those of `ts` in `ts`, the words they share in `vocab`), `expand`
+//! writes the constant. The format itself, its keys and dates included, comes from
+//! `snowflake_runtime`.
 
 mod check;
 mod expand;
+mod integer;
 mod parse;
 mod ts;
+mod vocab;
 
 use proc_macro2::TokenStream;
 

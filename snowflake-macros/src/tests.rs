@@ -139,7 +139,7 @@ fn syntax_slips_are_reported_with_everything_else() {
 fn slips_point_at_the_operator_and_the_key() {
     assert_eq!(
         run("ts = 1288834975657, dc =-1, machine =1").unwrap_err(),
-        ["`dc`: `-1` is negative; expected 0..=31"]
+        ["`dc`: `-1` is negative; expected a whole number in 0..=31"]
     );
     let call = parse("dc == 1, machine").unwrap();
     assert_eq!(call.args[0].slips.len(), 1);
@@ -251,19 +251,19 @@ fn out_of_range_messages() {
         ),
         (
             "ts = 1288834975657, dc = 256u8, machine = 1",
-            "`dc`: 256 does not fit in `u8`; expected 0..=31",
+            "`dc`: 256 does not fit in `u8`; expected a whole number in 0..=31",
         ),
         (
             "ts = 1288834975657, dc = 1, machine = 1, seq = 65536u16",
-            "`seq`: 65536 does not fit in `u16`; expected 0..=4095",
+            "`seq`: 65536 does not fit in `u16`; expected a whole number in 0..=4095",
         ),
         (
             "ts = 1288834975657, dc = 1, machine = 1, seq = 4294967296u32",
-            "`seq`: 4294967296 does not fit in `u32`; expected 0..=4095",
+            "`seq`: 4294967296 does not fit in `u32`; expected a whole number in 0..=4095",
         ),
         (
             "ts = 18446744073709551616, dc = 1, machine = 1",
-            "`ts`: 18446744073709551616 does not fit in `u64`; expected Unix ms in 1288834974657..=3487858230208, or an RFC 3339 string from 2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z",
+            "`ts`: 18446744073709551616 does not fit in `u64`; expected Unix ms in 1288834974657..=3487858230208, or an RFC 3339 date from 2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z",
         ),
         (
             "ts = 3487858230209, dc = 1, machine = 1",
@@ -321,11 +321,11 @@ fn wrong_kinds_of_value() {
         ),
         (
             "ts = 1288834975657, dc = -1.5, machine = 1",
-            "`dc`: `-1.5` is negative; expected 0..=31",
+            "`dc`: `-1.5` is negative; expected a whole number in 0..=31",
         ),
         (
             "ts = 1288834975657, dc = -0, machine = 1",
-            "`dc`: `-0` has a minus sign, which no field takes; expected 0..=31",
+            "`dc`: `-0` has a minus sign, which no field takes; expected a whole number in 0..=31",
         ),
         (
             "ts = 1288834975657, dc = 1i8, machine = 1",
@@ -333,7 +333,7 @@ fn wrong_kinds_of_value() {
         ),
         (
             "dc = 1, machine = 1, ts = -5",
-            "`ts`: `-5` is negative; expected Unix ms in 1288834974657..=3487858230208, or an RFC 3339 string from 2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z",
+            "`ts`: `-5` is negative; expected Unix ms in 1288834974657..=3487858230208, or an RFC 3339 date from 2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z",
         ),
         (
             "dc = 1, machine = 1, ts = 'x'",
@@ -401,7 +401,7 @@ fn dates() {
 
 #[test]
 fn date_errors() {
-    let example = "expected e.g. \"2022-06-28T16:07:40.105Z\"";
+    let example = "expected Unix ms or a date such as \"2022-06-28T16:07:40.105Z\"";
     let cases = [
         (
             "\"2022-06-28T16:07:40.1051Z\"",
@@ -437,7 +437,7 @@ fn date_errors() {
         ),
         (
             "\"1969-12-31T23:59:59.999Z\"",
-            "`ts`: \"1969-12-31T23:59:59.999Z\" is before 1970, and so before the Twitter epoch (2010-11-04T01:42:54.657Z); expected Unix ms in 1288834974657..=3487858230208, or an RFC 3339 string from 2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z".to_owned(),
+            "`ts`: \"1969-12-31T23:59:59.999Z\" is before 1970, and so before the Twitter epoch (2010-11-04T01:42:54.657Z); expected Unix ms in 1288834974657..=3487858230208, or an RFC 3339 date from 2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z".to_owned(),
         ),
     ];
     for (ts, message) in cases {

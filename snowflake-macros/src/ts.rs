@@ -2,55 +2,40 @@
 //! reader), or, when left out, the build time.
 
 use proc_macro2::Span;
-use snowflake_runtime::{Clock, Field, Rfc3339, Rfc3339Error, SystemClock, parse_rfc3339};
+use snowflake_runtime::{Clock, Field, Rfc3339, SystemClock};
 use syn::{Lit, LitStr};
 
-use crate::check::{Key, error, integer_field, wrong_kind};
+use crate::integer::integer_field;
 use crate::parse::Value;
+use crate::vocab::{error, wrong_kind};
 
 /// The variable an omitted `ts` is read from, in seconds, for reproducible builds.
 pub(crate) const SOURCE_DATE_EPOCH: &str = "SOURCE_DATE_EPOCH";
 
-/// `ts`: Unix ms, or an RFC 3339 string.
+/// `ts`: Unix ms, or a string read by the runtime's rule for timestamp text.
 pub(crate) fn timestamp(value: &Value) -> syn::Result<u64> {
     match value {
-        Value::Lit(Lit::Str(lit)) => date(lit),
+        Value::Lit(Lit::Str(lit)) => text(lit),
         // `-"2022-..."`: a string, but not one to read.
-        Value::Negative(_, Lit::Str(_)) => Err(wrong_kind(Key::Ts, value)),
-        _ => integer_field(Key::Ts, value),
+        Value::Negative(_, Lit::Str(_)) => Err(wrong_kind(Field::Timestamp, value)),
+        _ => integer_field(Field::Timestamp, value),
     }
 }
 
-/// An RFC 3339 date with at most millisecond precision, as Unix ms.
-fn date(lit: &LitStr) -> syn::Result<u64> {
-    let text = lit.value();
+/// A string `ts`: an RFC 3339 date with at most millisecond precision (or Unix ms in
+/// digits), as the command and the server read it too.
+fn text(lit: &LitStr) -> syn::Result<u64> {
     if !lit.suffix().is_empty() {
         return Err(error(
             lit,
-            Key::Ts,
+            Field::Timestamp,
             format!("unexpected suffix `{}` on the date", lit.suffix()),
         ));
     }
-    let ms = parse_rfc3339(&text).map_err(|e| {
-        let message = match e {
-            // RFC 3339 dates, but not ones a snowflake can carry.
-            Rfc3339Error::LeapSecond | Rfc3339Error::FinerThanMillisecond => {
-                format!("{text:?}: {e}")
-            }
-            Rfc3339Error::BeforeUnixEpoch => format!(
-                "{text:?} is before 1970, and so before the Twitter epoch ({}); {}",
-                snowflake_runtime::TWITTER_EPOCH_RFC3339,
-                Key::Ts.allowed()
-            ),
-            _ => format!(
-                "{text:?} is not an RFC 3339 date: {e}; expected e.g. \"2022-06-28T16:07:40.105Z\""
-            ),
-        };
-        error(lit, Key::Ts, message)
-    })?;
+    let text = lit.value();
     Field::Timestamp
-        .check(ms)
-        .map_err(|e| error(lit, Key::Ts, format!("{e}; {text:?} is {ms} ms")))
+        .parse(&text)
+        .map_err(|e| error(lit, Field::Timestamp, e.with_input(&text)))
 }
 
 /// The build time for an omitted `ts`: `SOURCE_DATE_EPOCH` (seconds) when set.

@@ -2,7 +2,7 @@ use core::fmt;
 
 use crate::{
     DATACENTER_BITS, Field, MACHINE_BITS, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE,
-    MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS, TWITTER_EPOCH_MS,
+    MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339, Rfc3339Error, SEQUENCE_BITS, TWITTER_EPOCH_MS,
     TWITTER_EPOCH_RFC3339,
 };
 
@@ -81,6 +81,182 @@ impl fmt::Display for ComposeError {
 }
 
 impl core::error::Error for ComposeError {}
+
+/// Why a text is not a whole number of decimal digits: [`parse_decimal`](crate::parse_decimal).
+///
+/// ```
+/// use snowflake_kit::{parse_decimal, NumberError};
+///
+/// assert_eq!(parse_decimal("-3").unwrap_err().to_string(), "negative");
+/// assert_eq!(NumberError::NotDigits.to_string(), "not a whole number of decimal digits");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum NumberError {
+    /// The text is empty.
+    Empty,
+    /// A `-` and a number.
+    Negative,
+    /// A `+` and a number: digits only are taken, so that nothing is misread.
+    Plus,
+    /// Digits, a `.` and digits.
+    Fraction,
+    /// Anything else that is not decimal digits: `0x1F`, `1e3`, `1_000`, ` 1`.
+    NotDigits,
+    /// Digits past 64 bits.
+    TooLarge,
+}
+
+impl fmt::Display for NumberError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NumberError::Empty => "empty",
+            NumberError::Negative => "negative",
+            NumberError::Plus => "a number with a `+` sign, where digits only are taken",
+            NumberError::Fraction => "not a whole number",
+            NumberError::NotDigits => "not a whole number of decimal digits",
+            NumberError::TooLarge => "larger than 64 bits",
+        })
+    }
+}
+
+impl core::error::Error for NumberError {}
+
+/// Why a text is not a field's value: [`Field::parse`].
+///
+/// Its [`Display`](fmt::Display) says what is wrong and what is allowed, without the
+/// text; [`with_input`](ParseFieldError::with_input) gives the message with the text
+/// quoted, as the macro, the command and the server show it.
+///
+/// ```
+/// use snowflake_kit::Field;
+///
+/// let err = Field::Timestamp.parse("2022-02-30T00:00:00Z").unwrap_err();
+/// assert_eq!(err.field(), Field::Timestamp);
+/// assert_eq!(
+///     err.with_input("2022-02-30T00:00:00Z").to_string(),
+///     "\"2022-02-30T00:00:00Z\" is not an RFC 3339 date: day 30 is out of range 1..=28; \
+///      expected Unix ms or a date such as \"2022-06-28T16:07:40.105Z\"",
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ParseFieldError {
+    /// Not a whole number of decimal digits (nor, for the timestamp, a date).
+    Number {
+        /// The field.
+        field: Field,
+        /// What the text is instead.
+        error: NumberError,
+    },
+    /// A timestamp that is neither digits nor an RFC 3339 date the format can carry.
+    Date(Rfc3339Error),
+    /// A number (or date) outside the field's range.
+    OutOfRange(ComposeError),
+}
+
+impl ParseFieldError {
+    /// The field whose text was refused.
+    ///
+    /// ```
+    /// use snowflake_kit::Field;
+    ///
+    /// assert_eq!(Field::Machine.parse("99").unwrap_err().field(), Field::Machine);
+    /// ```
+    pub const fn field(&self) -> Field {
+        match self {
+            ParseFieldError::Number { field, .. } => *field,
+            ParseFieldError::Date(_) => Field::Timestamp,
+            ParseFieldError::OutOfRange(e) => e.field(),
+        }
+    }
+
+    /// The message with the refused text quoted in it: a [`Display`](fmt::Display) value.
+    ///
+    /// ```
+    /// use snowflake_kit::Field;
+    ///
+    /// let text = "2000-01-01T00:00:00Z";
+    /// let err = Field::Timestamp.parse(text).unwrap_err();
+    /// assert_eq!(
+    ///     err.with_input(text).to_string(),
+    ///     "timestamp 946684800000 ms is out of range 1288834974657..=3487858230208 ms: it is \
+    ///      before the Twitter epoch (2010-11-04T01:42:54.657Z); \"2000-01-01T00:00:00Z\" is \
+    ///      946684800000 ms",
+    /// );
+    /// ```
+    pub const fn with_input<'a>(&'a self, input: &'a str) -> WithInput<'a> {
+        WithInput { error: self, input }
+    }
+}
+
+impl fmt::Display for ParseFieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseFieldError::Number { field, error } => {
+                write!(f, "{error}; expected {}", field.expected())
+            }
+            ParseFieldError::Date(e) => write!(f, "{e}"),
+            ParseFieldError::OutOfRange(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl core::error::Error for ParseFieldError {}
+
+/// A [`ParseFieldError`]'s message with the text quoted: [`ParseFieldError::with_input`].
+#[derive(Clone, Copy, Debug)]
+pub struct WithInput<'a> {
+    error: &'a ParseFieldError,
+    input: &'a str,
+}
+
+impl fmt::Display for WithInput<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = self.input;
+        match *self.error {
+            ParseFieldError::Number {
+                field,
+                error: NumberError::Empty,
+            } => write!(
+                f,
+                "{} is empty; expected {}",
+                field.name(),
+                field.expected()
+            ),
+            ParseFieldError::Number { field, error } => write!(
+                f,
+                "{} {text:?} is {error}; expected {}",
+                field.name(),
+                field.expected()
+            ),
+            // Dates, but not ones a snowflake can carry.
+            ParseFieldError::Date(
+                e @ (Rfc3339Error::LeapSecond | Rfc3339Error::FinerThanMillisecond),
+            ) => {
+                write!(f, "{text:?}: {e}")
+            }
+            ParseFieldError::Date(Rfc3339Error::BeforeUnixEpoch) => write!(
+                f,
+                "{text:?} is before 1970, and so before the Twitter epoch \
+                 ({TWITTER_EPOCH_RFC3339}); expected {}",
+                Field::Timestamp.expected()
+            ),
+            ParseFieldError::Date(e) => write!(
+                f,
+                "{text:?} is not an RFC 3339 date: {e}; expected Unix ms or a date such as \
+                 \"2022-06-28T16:07:40.105Z\""
+            ),
+            // A date out of range: its Unix ms too, which the message names.
+            ParseFieldError::OutOfRange(
+                e @ (ComposeError::TimestampBeforeEpoch(ms) | ComposeError::TimestampAfterMax(ms)),
+            ) if !text.bytes().all(|b| b.is_ascii_digit()) => {
+                write!(f, "{e}; {text:?} is {ms} ms")
+            }
+            ParseFieldError::OutOfRange(e) => write!(f, "{e}"),
+        }
+    }
+}
 
 /// Why a text, a `u64` or an `i64` is not a [`Snowflake`](crate::Snowflake).
 ///

@@ -1,7 +1,12 @@
-//! The four fields of an ID, each with its range: the one place `compose` checks them.
+//! The four fields of an ID, each with its range, its short key and the text it is read
+//! from: the one place `compose`, the macro, the command and the server check them.
+
+use core::fmt;
 
 use crate::{
-    ComposeError, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS,
+    ComposeError, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS,
+    MAX_TIMESTAMP_RFC3339, NumberError, ParseFieldError, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339,
+    parse_rfc3339,
 };
 
 /// One of the four fields of an ID, to check a value on its own: a form or a command line
@@ -65,6 +70,90 @@ impl Field {
         }
     }
 
+    /// Its short key, as `snowflake!`, the command's flags, the server's query and the
+    /// page's form write it: `ts`, `dc`, `machine`, `seq`.
+    ///
+    /// ```
+    /// use snowflake_kit::Field;
+    ///
+    /// assert_eq!(Field::ALL.map(Field::key), ["ts", "dc", "machine", "seq"]);
+    /// ```
+    pub const fn key(self) -> &'static str {
+        match self {
+            Field::Timestamp => "ts",
+            Field::Datacenter => "dc",
+            Field::Machine => "machine",
+            Field::Sequence => "seq",
+        }
+    }
+
+    /// The field whose [short key](Field::key) is `key`, exactly.
+    ///
+    /// ```
+    /// use snowflake_kit::Field;
+    ///
+    /// assert_eq!(Field::from_key("dc"), Some(Field::Datacenter));
+    /// assert_eq!(Field::from_key("datacenter"), None);
+    /// ```
+    pub fn from_key(key: &str) -> Option<Field> {
+        Field::ALL.into_iter().find(|field| field.key() == key)
+    }
+
+    /// What [`parse`](Field::parse) accepts, for messages: a [`Display`](fmt::Display) value.
+    ///
+    /// ```
+    /// use snowflake_kit::Field;
+    ///
+    /// assert_eq!(Field::Machine.expected().to_string(), "a whole number in 0..=31");
+    /// assert_eq!(
+    ///     Field::Timestamp.expected().to_string(),
+    ///     "Unix ms in 1288834974657..=3487858230208, or an RFC 3339 date from \
+    ///      2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z",
+    /// );
+    /// ```
+    pub const fn expected(self) -> Expected {
+        Expected(self)
+    }
+
+    /// The field's value from text typed by a person: decimal digits only (no sign, no
+    /// `0x`, no spaces), or for the timestamp also an RFC 3339 date ([`parse_rfc3339`]);
+    /// then checked against the field's range. `snowflake!`'s string `ts`, the
+    /// command's flags and the server's fields all read their text here.
+    ///
+    /// ```
+    /// use snowflake_kit::{ComposeError, Field, NumberError, ParseFieldError};
+    ///
+    /// assert_eq!(Field::Datacenter.parse("31"), Ok(31));
+    /// assert_eq!(Field::Timestamp.parse("2022-06-28T16:07:40.105Z"), Ok(1_656_432_460_105));
+    /// assert_eq!(Field::Timestamp.parse("1656432460105"), Ok(1_656_432_460_105));
+    /// assert_eq!(
+    ///     Field::Sequence.parse("-1"),
+    ///     Err(ParseFieldError::Number { field: Field::Sequence, error: NumberError::Negative }),
+    /// );
+    /// let err = Field::Datacenter.parse("32").unwrap_err();
+    /// assert_eq!(err, ParseFieldError::OutOfRange(ComposeError::DatacenterOutOfRange(32)));
+    /// assert_eq!(err.to_string(), "datacenter 32 is out of range 0..=31 (5 bits)");
+    /// assert_eq!(
+    ///     Field::Machine.parse("0x1F").unwrap_err().with_input("0x1F").to_string(),
+    ///     "machine \"0x1F\" is not a whole number of decimal digits; expected a whole number in 0..=31",
+    /// );
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseFieldError`]: not a number (or date), or out of range.
+    pub fn parse(self, text: &str) -> Result<u64, ParseFieldError> {
+        let number = match parse_decimal(text) {
+            Ok(value) => value,
+            // Anything that does not look like a number may be a date.
+            Err(NumberError::NotDigits) if self == Field::Timestamp => {
+                parse_rfc3339(text).map_err(ParseFieldError::Date)?
+            }
+            Err(error) => return Err(ParseFieldError::Number { field: self, error }),
+        };
+        self.check(number).map_err(ParseFieldError::OutOfRange)
+    }
+
     /// Its smallest value.
     ///
     /// ```
@@ -121,4 +210,65 @@ impl Field {
             Field::Sequence => ComposeError::SequenceOutOfRange(value),
         })
     }
+}
+
+/// What a [`Field`] accepts, for messages; see [`Field::expected`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expected(Field);
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let field = self.0;
+        match field {
+            Field::Timestamp => write!(
+                f,
+                "Unix ms in {TWITTER_EPOCH_MS}..={MAX_TIMESTAMP_MS}, or an RFC 3339 date from \
+                 {TWITTER_EPOCH_RFC3339} to {MAX_TIMESTAMP_RFC3339}"
+            ),
+            _ => write!(f, "a whole number in {}..={}", field.min(), field.max()),
+        }
+    }
+}
+
+/// A whole number of decimal digits, as a person types it: no sign, no spaces, no `0x`,
+/// no `_`. For numbers that are not a field of an ID (a count, a number of seconds); a
+/// field's text is read by [`Field::parse`].
+///
+/// ```
+/// use snowflake_kit::{parse_decimal, NumberError};
+///
+/// assert_eq!(parse_decimal("4096"), Ok(4096));
+/// assert_eq!(parse_decimal(""), Err(NumberError::Empty));
+/// assert_eq!(parse_decimal("+1"), Err(NumberError::Plus));
+/// assert_eq!(parse_decimal("1.5"), Err(NumberError::Fraction));
+/// assert_eq!(parse_decimal("1e3"), Err(NumberError::NotDigits));
+/// assert_eq!(parse_decimal("18446744073709551616"), Err(NumberError::TooLarge));
+/// ```
+///
+/// # Errors
+///
+/// A [`NumberError`] that says what the text is instead.
+pub fn parse_decimal(text: &str) -> Result<u64, NumberError> {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if digits(text) {
+        // Digits only: the one way this fails is a value past 64 bits.
+        return text.parse().map_err(|_| NumberError::TooLarge);
+    }
+    let (sign, unsigned) = match text.as_bytes().first() {
+        None => return Err(NumberError::Empty),
+        Some(b'-') => (Some(NumberError::Negative), &text[1..]),
+        Some(b'+') => (Some(NumberError::Plus), &text[1..]),
+        Some(_) => (None, text),
+    };
+    let (whole, fraction) = match unsigned.split_once('.') {
+        Some((whole, fraction)) => (whole, Some(fraction)),
+        None => (unsigned, None),
+    };
+    if !digits(whole) || !fraction.is_none_or(digits) {
+        return Err(NumberError::NotDigits);
+    }
+    Err(match (sign, fraction) {
+        (Some(sign), _) => sign,
+        (None, _) => NumberError::Fraction,
+    })
 }

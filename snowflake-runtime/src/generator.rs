@@ -10,8 +10,8 @@ use std::time::Instant;
 use loom::sync::atomic::{AtomicU64, Ordering};
 
 use crate::{
-    Clock, ComposeError, GenerateError, MAX_SEQUENCE, MAX_TIMESTAMP_MS, SEQUENCE_BITS, Snowflake,
-    SystemClock, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS, compose,
+    Clock, ComposeError, GenerateError, Identity, MAX_SEQUENCE, MAX_TIMESTAMP_MS, SEQUENCE_BITS,
+    Snowflake, SystemClock, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS,
 };
 
 /// Issues unique, increasing IDs for one datacenter and machine, up to 4,096 a millisecond.
@@ -41,8 +41,8 @@ use crate::{
 ///
 /// It is lock-free: threads share it through `&self` (a `static`, an `Arc`), and
 /// each ID costs one clock reading and one compare-and-swap. Run one generator
-/// per datacenter and machine pair: two generators with the same pair, in one
-/// process or in two, can issue the same ID.
+/// per [`Identity`]: two generators with the same identity, in one process or
+/// in two, can issue the same ID (`snowflake-lease` hands identities out).
 ///
 /// # When the clock misbehaves
 ///
@@ -62,8 +62,9 @@ pub struct Generator<C: Clock = SystemClock> {
     next: AtomicU64,
     /// The last Unix ms the generator may stamp an ID with; `u64::MAX` for none.
     ceiling: AtomicU64,
-    /// The datacenter and machine bits, already in place.
-    node: u64,
+    /// The identity's datacenter and machine bits, already in place.
+    identity_bits: u64,
+    identity: Identity,
     /// How far behind the last issued ID the clock may fall and be waited for.
     tolerance_ms: u64,
     clock: C,
@@ -74,14 +75,6 @@ const DEFAULT_TOLERANCE_MS: u64 = 1000;
 /// The bit of `next` that halts the generator. `next` itself never reaches it:
 /// 41 bits of timestamp and 12 of sequence.
 const HALTED: u64 = 1 << 63;
-
-/// Validates `datacenter` and `machine` with [`compose`], and returns their bits.
-const fn node_bits(datacenter: u64, machine: u64) -> Result<u64, ComposeError> {
-    match compose(TWITTER_EPOCH_MS, datacenter, machine, 0) {
-        Ok(id) => Ok(id.as_u64()),
-        Err(e) => Err(e),
-    }
-}
 
 // Loom's atomics cannot be built in a `const fn`; the loom tests use `with_clock`.
 #[cfg(not(loom))]
@@ -101,15 +94,29 @@ impl Generator {
     ///
     /// [`ComposeError::DatacenterOutOfRange`] or [`ComposeError::MachineOutOfRange`].
     pub const fn new(datacenter: u64, machine: u64) -> Result<Generator, ComposeError> {
-        match node_bits(datacenter, machine) {
-            Ok(node) => Ok(Generator {
-                next: AtomicU64::new(0),
-                ceiling: AtomicU64::new(u64::MAX),
-                node,
-                tolerance_ms: DEFAULT_TOLERANCE_MS,
-                clock: SystemClock,
-            }),
+        match Identity::new(datacenter, machine) {
+            Ok(identity) => Ok(Generator::for_identity(identity)),
             Err(e) => Err(e),
+        }
+    }
+
+    /// A generator on the [`SystemClock`] for an identity already checked.
+    ///
+    /// ```
+    /// use snowflake_kit::{Generator, Identity};
+    ///
+    /// let identity = Identity::new(11, 26)?;
+    /// assert_eq!(Generator::for_identity(identity).identity(), identity);
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// ```
+    pub const fn for_identity(identity: Identity) -> Generator {
+        Generator {
+            next: AtomicU64::new(0),
+            ceiling: AtomicU64::new(u64::MAX),
+            identity_bits: identity.bits(),
+            identity,
+            tolerance_ms: DEFAULT_TOLERANCE_MS,
+            clock: SystemClock,
         }
     }
 }
@@ -133,14 +140,30 @@ impl<C: Clock> Generator<C> {
         machine: u64,
         clock: C,
     ) -> Result<Generator<C>, ComposeError> {
-        let node = node_bits(datacenter, machine)?;
-        Ok(Generator {
+        Ok(Generator::for_identity_with_clock(
+            Identity::new(datacenter, machine)?,
+            clock,
+        ))
+    }
+
+    /// A generator on another clock for an identity already checked.
+    ///
+    /// ```
+    /// use snowflake_kit::{Generator, Identity, SystemClock};
+    ///
+    /// let generator = Generator::for_identity_with_clock(Identity::new(1, 2)?, SystemClock);
+    /// assert_eq!(generator.next_id().machine(), 2);
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// ```
+    pub fn for_identity_with_clock(identity: Identity, clock: C) -> Generator<C> {
+        Generator {
             next: AtomicU64::new(0),
             ceiling: AtomicU64::new(u64::MAX),
-            node,
+            identity_bits: identity.bits(),
+            identity,
             tolerance_ms: DEFAULT_TOLERANCE_MS,
             clock,
-        })
+        }
     }
 
     /// Sets how far the clock may step back and be waited for (default 1 s),
@@ -194,14 +217,26 @@ impl<C: Clock> Generator<C> {
         &self.clock
     }
 
+    /// The identity of the IDs it issues.
+    ///
+    /// ```
+    /// use snowflake_kit::{Generator, Identity};
+    ///
+    /// assert_eq!(Generator::new(11, 26)?.identity(), Identity::new(11, 26)?);
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// ```
+    pub const fn identity(&self) -> Identity {
+        self.identity
+    }
+
     /// The datacenter id of the IDs it issues.
     ///
     /// ```
     /// assert_eq!(snowflake_kit::Generator::new(11, 26)?.datacenter(), 11);
     /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
-    pub fn datacenter(&self) -> u8 {
-        self.id(0).datacenter()
+    pub const fn datacenter(&self) -> u8 {
+        self.identity.datacenter()
     }
 
     /// The machine id of the IDs it issues.
@@ -210,8 +245,8 @@ impl<C: Clock> Generator<C> {
     /// assert_eq!(snowflake_kit::Generator::new(11, 26)?.machine(), 26);
     /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
-    pub fn machine(&self) -> u8 {
-        self.id(0).machine()
+    pub const fn machine(&self) -> u8 {
+        self.identity.machine()
     }
 
     /// Sets the last Unix ms the generator may stamp an ID with, or none. Past
@@ -473,7 +508,9 @@ impl<C: Clock> Generator<C> {
     #[inline]
     fn id(&self, next: u64) -> Snowflake {
         let timestamp = next >> SEQUENCE_BITS;
-        Snowflake::from_valid((timestamp << TIMESTAMP_SHIFT) | self.node | (next & MAX_SEQUENCE))
+        Snowflake::from_valid(
+            (timestamp << TIMESTAMP_SHIFT) | self.identity_bits | (next & MAX_SEQUENCE),
+        )
     }
 
     /// The clock's reading as milliseconds since the epoch.
@@ -558,23 +595,82 @@ impl<C: Clock> Generator<C> {
         }
     }
 
+    /// Whether a wait for the clock has gone on too long: the clock counts as stalled when
+    /// it still reads before `until_ms` after `waited`, longer than the wait expected
+    /// from `from_ms` (where the clock stood when the wait began) plus the tolerance.
+    /// [`try_next_id`](Generator::try_next_id) judges its own waits so; a caller that
+    /// waits on a timer after [`GenerateError::WouldWait`] asks here, so that both say
+    /// "stalled" alike, and only of a clock that did not advance.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use snowflake_kit::{Clock, GenerateError, Generator};
+    ///
+    /// let generator = Generator::new(1, 1)?;
+    /// let now = generator.clock().now_ms();
+    /// // The clock reached the millisecond: never stalled, however long the wait.
+    /// assert_eq!(generator.check_wait(now - 5, now, Duration::from_secs(60)), Ok(()));
+    /// // Waiting for an hour from now, a wait expected to take 10 ms: past those and the
+    /// // 1 s tolerance, the clock has stalled.
+    /// let until = now + 3_600_000;
+    /// let waited = Duration::from_millis(1011);
+    /// assert_eq!(
+    ///     generator.check_wait(until - 10, until, waited),
+    ///     Err(GenerateError::ClockStalled { waited_ms: 1011 }),
+    /// );
+    /// assert_eq!(generator.check_wait(until - 10, until, Duration::from_millis(1010)), Ok(()));
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`GenerateError::ClockStalled`], or the clock's own errors (before the epoch,
+    /// after 2080).
+    pub fn check_wait(
+        &self,
+        from_ms: u64,
+        until_ms: u64,
+        waited: Duration,
+    ) -> Result<(), GenerateError> {
+        let now = self.now()?;
+        self.judge_wait(now, from_ms, until_ms, waited)
+    }
+
+    /// [`check_wait`](Generator::check_wait) on a clock reading the caller already took
+    /// (`now`, ms since the epoch): the rule itself, for the generator's own waits too.
+    fn judge_wait(
+        &self,
+        now: u64,
+        from_ms: u64,
+        until_ms: u64,
+        waited: Duration,
+    ) -> Result<(), GenerateError> {
+        let budget_ms = until_ms
+            .saturating_sub(from_ms)
+            .saturating_add(self.tolerance_ms)
+            .max(1);
+        let waited_ms = u64::try_from(waited.as_millis()).unwrap_or(u64::MAX);
+        if now + TWITTER_EPOCH_MS < until_ms && waited_ms > budget_ms {
+            return Err(GenerateError::ClockStalled { waited_ms });
+        }
+        Ok(())
+    }
+
     /// Waits until the clock reaches `target` (ms since the epoch); returns the reading.
     /// Sleeps while more than a millisecond away, then spins.
     #[cold]
     fn wait_for(&self, target: u64, mut now: u64) -> Result<u64, GenerateError> {
         let started = Instant::now();
-        let budget = Duration::from_millis((target - now).saturating_add(self.tolerance_ms).max(1));
+        let (from_ms, until_ms) = (now + TWITTER_EPOCH_MS, target + TWITTER_EPOCH_MS);
         while now < target {
             if target - now > 1 {
                 std::thread::sleep(Duration::from_millis(target - now - 1));
             } else {
                 core::hint::spin_loop();
             }
-            if started.elapsed() > budget {
-                let waited_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-                return Err(GenerateError::ClockStalled { waited_ms });
-            }
+            // One clock reading a round, for the loop and for the judgement.
             now = self.now()?;
+            self.judge_wait(now, from_ms, until_ms, started.elapsed())?;
         }
         Ok(now)
     }
@@ -582,10 +678,8 @@ impl<C: Clock> Generator<C> {
 
 impl<C: Clock + fmt::Debug> fmt::Debug for Generator<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let id = self.id(0);
         f.debug_struct("Generator")
-            .field("datacenter", &id.datacenter())
-            .field("machine", &id.machine())
+            .field("identity", &self.identity)
             .field("tolerance_ms", &self.tolerance_ms)
             .field("clock", &self.clock)
             .finish_non_exhaustive()

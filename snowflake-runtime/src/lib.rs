@@ -31,11 +31,12 @@
 //! - the sign bit is always 0, so an ID is also a non-negative `i64`;
 //! - the timestamp counts milliseconds from [`TWITTER_EPOCH_MS`]
 //!   (2010-11-04T01:42:54.657Z) up to [`MAX_TIMESTAMP_MS`] (2080-07-10T17:30:30.208Z);
-//! - `dc` (datacenter) and `machine` (Twitter's "worker id") name the issuer;
-//! - the sequence tells apart the IDs of one issuer in one millisecond.
+//! - `dc` (datacenter) and `machine` (Twitter's "worker id") are the [`Identity`]
+//!   that issued the ID;
+//! - the sequence tells apart the IDs of one identity in one millisecond.
 //!
-//! The public constants below are the layout; nothing else in this workspace
-//! retypes these numbers.
+//! The public constants below are the layout, and [`Segment`] is the same as data;
+//! nothing else in this workspace retypes these numbers.
 //!
 //! # Features
 //!
@@ -70,7 +71,9 @@ mod error;
 mod field;
 #[cfg(feature = "std")]
 mod generator;
+mod identity;
 mod rfc3339;
+mod segment;
 #[cfg(feature = "serde")]
 mod serde_impl;
 mod snowflake;
@@ -85,11 +88,15 @@ mod sql;
 pub use crate::baked::BakedSnowflake;
 #[cfg(feature = "std")]
 pub use crate::clock::{Clock, SystemClock};
-pub use crate::error::{ComposeError, GenerateError, ParseSnowflakeError};
-pub use crate::field::Field;
+pub use crate::error::{
+    ComposeError, GenerateError, NumberError, ParseFieldError, ParseSnowflakeError, WithInput,
+};
+pub use crate::field::{Expected, Field, parse_decimal};
 #[cfg(feature = "std")]
 pub use crate::generator::Generator;
+pub use crate::identity::Identity;
 pub use crate::rfc3339::{DateField, Rfc3339, Rfc3339Error, parse_rfc3339};
+pub use crate::segment::{Segment, SegmentValue};
 #[cfg(feature = "serde")]
 pub use crate::serde_impl::as_string;
 pub use crate::snowflake::{Parts, SegmentedBinary, Snowflake, compose, decompose};
@@ -128,7 +135,7 @@ pub const MAX_TIMESTAMP_MS: u64 = TWITTER_EPOCH_MS + MAX_TIMESTAMP_DELTA;
 pub const MAX_DATACENTER: u64 = (1 << DATACENTER_BITS) - 1;
 /// Largest machine id, 31.
 pub const MAX_MACHINE: u64 = (1 << MACHINE_BITS) - 1;
-/// Largest sequence number, 4095: an issuer has 4,096 IDs per millisecond.
+/// Largest sequence number, 4095: an identity has 4,096 IDs per millisecond.
 pub const MAX_SEQUENCE: u64 = (1 << SEQUENCE_BITS) - 1;
 
 /// RFC 3339 form of [`TWITTER_EPOCH_MS`], for messages.

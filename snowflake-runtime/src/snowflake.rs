@@ -3,7 +3,8 @@ use core::str::FromStr;
 
 use crate::{
     ComposeError, DATACENTER_SHIFT, Field, MACHINE_SHIFT, MAX_DATACENTER, MAX_MACHINE,
-    MAX_SEQUENCE, ParseSnowflakeError, Rfc3339, SEQUENCE_SHIFT, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS,
+    MAX_SEQUENCE, ParseSnowflakeError, Rfc3339, SEQUENCE_SHIFT, Segment, TIMESTAMP_SHIFT,
+    TWITTER_EPOCH_MS,
 };
 
 /// A Snowflake ID: a `u64` whose sign bit is clear. See [the bit layout](crate#the-bit-layout).
@@ -325,20 +326,20 @@ impl SegmentedBinary {
             }
             byte += 1;
         }
-        // Then the fields, a space between each: sign, timestamp, datacenter, machine
-        // and sequence, as (first digit, digits).
-        let fields = [(0, 1), (1, 41), (42, 5), (47, 5), (52, 12)];
+        // Then the segments, a space between each, as the layout places them.
         let mut out = [b' '; Self::LEN];
-        let mut field = 0;
-        while field < fields.len() {
-            let (first, len) = fields[field];
-            let mut i = 0;
-            while i < len {
-                // `field` spaces come before the field's digits.
-                out[first + field + i] = digits[first + i];
-                i += 1;
+        let mut i = 0;
+        while i < Segment::ALL.len() {
+            let segment = Segment::ALL[i];
+            let (width, first) = (segment.width() as usize, 64 - segment.shift() as usize);
+            let first = first - width;
+            let mut bit = 0;
+            while bit < width {
+                // `i` spaces come before the segment's digits.
+                out[first + i + bit] = digits[first + bit];
+                bit += 1;
             }
-            field += 1;
+            i += 1;
         }
         out
     }

@@ -531,11 +531,11 @@ fn next_id_panics_with_the_error() {
 }
 
 #[test]
-fn debug_shows_the_node() {
+fn debug_shows_the_identity() {
     let generator = Generator::new(11, 26).unwrap();
     assert_eq!(
         format!("{generator:?}"),
-        "Generator { datacenter: 11, machine: 26, tolerance_ms: 1000, clock: SystemClock, .. }"
+        "Generator { identity: Identity { datacenter: 11, machine: 26 }, tolerance_ms: 1000, clock: SystemClock, .. }"
     );
 }
 
@@ -660,4 +660,102 @@ fn the_floor_keeps_ids_above_a_high_water_mark() {
     generator.resume();
     clock.set(T + 21);
     assert_eq!(generator.try_next_id().unwrap().timestamp_ms(), T + 21);
+}
+
+// Each test below kills a mutant that cargo-mutants found alive (scripts/mutants.sh).
+
+#[test]
+fn a_lower_floor_never_rewinds_the_generator() {
+    let clock = ManualClock::at(T);
+    let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).unwrap();
+    let a = generator.next_id();
+    generator.raise_floor(T - 5);
+    let b = generator.next_id();
+    assert!(b > a, "{b:?} after {a:?}");
+    assert_eq!((b.timestamp_ms(), b.sequence()), (T, a.sequence() + 1));
+    // Nor across a halt.
+    generator.halt();
+    generator.raise_floor(T - 5);
+    generator.resume();
+    let c = generator.next_id();
+    assert_eq!((c.timestamp_ms(), c.sequence()), (T, b.sequence() + 1));
+}
+
+#[test]
+fn a_floor_at_the_end_of_time_is_clamped_to_it() {
+    let clock = ManualClock::at(T);
+    let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).unwrap();
+    generator.raise_floor(u64::MAX);
+    // The floor is the millisecond after the last one: every ID is refused, and the
+    // distance names the last one exactly.
+    assert_eq!(
+        generator.try_next_id(),
+        Err(GenerateError::ClockMovedBackwards {
+            by_ms: MAX_TIMESTAMP_MS - T,
+            tolerance_ms: 1000
+        })
+    );
+    let last = Generator::with_clock(1, 1, ManualClock::at(MAX_TIMESTAMP_MS)).unwrap();
+    last.raise_floor(MAX_TIMESTAMP_MS - 1);
+    assert_eq!(last.next_id().timestamp_ms(), MAX_TIMESTAMP_MS);
+}
+
+#[test]
+fn a_tolerance_past_u64_ms_is_clamped_not_truncated() {
+    let generator = Generator::new(1, 1).unwrap();
+    let max = Duration::from_millis(u64::MAX);
+    assert_eq!(generator.with_tolerance(Duration::MAX).tolerance(), max);
+    let generator = Generator::new(1, 1).unwrap();
+    let just_past = max + Duration::from_millis(1);
+    assert_eq!(generator.with_tolerance(just_past).tolerance(), max);
+}
+
+#[test]
+fn a_later_reading_by_another_thread_is_no_step_back() {
+    // The first ID is at T + 1; the next call reads T, behind it, then reads again.
+    let clock = ScriptClock::new(|n| if n == 1 { T } else { T + 1 });
+    let generator = Generator::with_clock(1, 1, &clock)
+        .unwrap()
+        .with_tolerance(Duration::ZERO);
+    let a = generator.try_next_id().unwrap();
+    let b = generator.try_next_id().unwrap();
+    assert_eq!((a.timestamp_ms(), a.sequence()), (T + 1, 0));
+    assert_eq!((b.timestamp_ms(), b.sequence()), (T + 1, 1));
+}
+
+#[test]
+fn a_step_back_of_exactly_the_tolerance_is_waited_out() {
+    let clock = ManualClock::at(T);
+    let generator = Generator::with_clock(1, 1, Arc::clone(&clock))
+        .unwrap()
+        .with_tolerance(Duration::from_millis(5));
+    generator.next_id();
+    clock.set(T - 5);
+    let id = generator.try_next_id().unwrap();
+    assert_eq!((id.timestamp_ms(), id.sequence()), (T, 1));
+    clock.set(T - 6);
+    assert_eq!(
+        generator.try_next_id(),
+        Err(GenerateError::ClockMovedBackwards {
+            by_ms: 6,
+            tolerance_ms: 5
+        })
+    );
+}
+
+#[test]
+fn try_fill_on_a_stopped_clock_never_stamps_ahead_of_it() {
+    let clock = ManualClock::at(T);
+    let generator = Generator::with_clock(1, 1, Arc::clone(&clock))
+        .unwrap()
+        .with_tolerance(Duration::from_millis(10));
+    let unset = Snowflake::try_from(0_u64).unwrap();
+    let mut ids = vec![unset; 2 * 4096];
+    let result = generator.try_fill(&mut ids);
+    assert!(
+        matches!(result, Err(GenerateError::ClockStalled { .. })),
+        "{result:?}"
+    );
+    assert!(ids[..4096].iter().all(|id| id.timestamp_ms() == T));
+    assert!(ids.iter().all(|id| id.timestamp_ms() <= T));
 }

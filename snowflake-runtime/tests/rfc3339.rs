@@ -453,3 +453,38 @@ proptest! {
         let _ = parse(&text);
     }
 }
+
+// Each test below kills a mutant that cargo-mutants found alive (scripts/mutants.sh).
+
+#[test]
+fn text_after_the_offset_is_refused() {
+    for text in [
+        "2022-06-28T18:07:40.105+02:00x",
+        "2022-06-28T18:07:40+02:00 ",
+        "2022-06-28T16:07:40Zx",
+    ] {
+        assert_eq!(
+            parse_rfc3339(text),
+            Err(Rfc3339Error::Unexpected {
+                position: text.trim_end_matches(['x', ' ']).len(),
+                expected: "the end of the date",
+                found: Some(*text.as_bytes().last().unwrap()),
+            }),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_quote_and_a_tab_are_shown_as_they_are() {
+    let quote = parse_rfc3339("2022-06-28T16:07:40Z\"").unwrap_err();
+    assert_eq!(
+        quote.to_string(),
+        "expected the end of the date at byte 20, found `\"`"
+    );
+    let tab = parse_rfc3339("2022-06-28\t16:07:40Z").unwrap_err();
+    assert_eq!(
+        tab.to_string(),
+        "expected `T` between the date and the time at byte 10, found `\\t`"
+    );
+}

@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use serde::Serialize;
-use sf::{Clock, GenerateError, Generator, Snowflake, SystemClock};
-use snowflake_lease::{LeasedGenerator, State};
+use snowflake_kit::{Clock, GenerateError, Generator, Identity, Snowflake, SystemClock};
+use snowflake_lease::{Choice, LeasedGenerator, State};
 
 /// The service's source of IDs.
 pub(crate) enum Issuer {
@@ -38,6 +38,10 @@ impl From<GenerateError> for Unavailable {
 #[derive(Serialize)]
 pub(crate) struct IdentityJson {
     mode: &'static str,
+    /// How the identity was chosen: `fixed`, `datacenter` (any free machine of one) or
+    /// `any` (any free one of all 1,024).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    choice: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     datacenter: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -58,33 +62,40 @@ pub(crate) struct IdentityJson {
 pub(crate) const NO_IDENTITY: &str =
     "no identity: start snowflake-server with --dc N --machine N, or --etcd URL --auto";
 
+/// How a leased identity was chosen, as `/v1/identity` and `/metrics` say it.
+pub(crate) fn choice_name(choice: Choice) -> &'static str {
+    match choice {
+        Choice::Fixed(_) => "fixed",
+        Choice::Datacenter(_) => "datacenter",
+        Choice::Auto => "any",
+    }
+}
+
 fn rfc3339(ms: u64) -> Option<String> {
-    sf::Rfc3339::new(ms).map(|time| time.to_string())
+    snowflake_kit::Rfc3339::new(ms).map(|time| time.to_string())
 }
 
 /// `try_now` until it issues an ID or fails, sleeping on a timer while it would wait for
-/// `clock`. A clock that does not get there within the generator's `tolerance` of a
-/// step back, and a little more, is a stalled one, as the generator itself judges.
+/// `clock`. Whether the clock has stalled meanwhile is the generator's to say
+/// (`check_wait`): it says so only of a clock that did not reach the millisecond.
 async fn waiting(
     try_now: impl Fn() -> Result<Snowflake, GenerateError>,
+    check_wait: impl Fn(u64, u64, Duration) -> Result<(), GenerateError>,
     clock: &impl Clock,
-    tolerance: Duration,
 ) -> Result<Snowflake, Unavailable> {
-    let bound = tolerance + Duration::from_millis(100);
     let mut started = None;
     loop {
         let result = try_now();
         let Err(GenerateError::WouldWait { until_ms }) = result else {
             return Ok(result?);
         };
+        let now_ms = clock.now_ms();
         // Timed from the first wait: the common call, which issues at once, reads no
         // clock but the generator's.
-        let started = *started.get_or_insert_with(tokio::time::Instant::now);
-        if started.elapsed() > bound {
-            let waited_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-            return Err(GenerateError::ClockStalled { waited_ms }.into());
-        }
-        let wait_ms = until_ms.saturating_sub(clock.now_ms()).max(1);
+        let (started, from_ms) =
+            *started.get_or_insert_with(|| (tokio::time::Instant::now(), now_ms));
+        check_wait(from_ms, until_ms, started.elapsed())?;
+        let wait_ms = until_ms.saturating_sub(now_ms).max(1);
         tokio::time::sleep(Duration::from_millis(wait_ms)).await;
     }
 }
@@ -99,16 +110,16 @@ impl Issuer {
             Issuer::Fixed(generator) => {
                 waiting(
                     || generator.try_next_id_now(),
-                    &SystemClock,
-                    generator.tolerance(),
+                    |from, until, waited| generator.check_wait(from, until, waited),
+                    generator.clock(),
                 )
                 .await
             }
             Issuer::Leased(generator) => {
                 waiting(
                     || generator.try_next_id_now(),
-                    &SystemClock,
-                    generator.tolerance(),
+                    |from, until, waited| generator.check_wait(from, until, waited),
+                    generator.clock(),
                 )
                 .await
             }
@@ -131,7 +142,9 @@ impl Issuer {
             Issuer::Fixed(_) => {
                 // Without taking an ID: can the clock's reading be one?
                 let now_ms = SystemClock.now_ms();
-                if (sf::TWITTER_EPOCH_MS..=sf::MAX_TIMESTAMP_MS).contains(&now_ms) {
+                if (snowflake_kit::TWITTER_EPOCH_MS..=snowflake_kit::MAX_TIMESTAMP_MS)
+                    .contains(&now_ms)
+                {
                     Ok(())
                 } else {
                     Err(Unavailable(format!(
@@ -143,7 +156,7 @@ impl Issuer {
                 let status = generator.status();
                 if status.state != State::Holding {
                     return Err(Unavailable(format!(
-                        "the lease is not held: {:?}",
+                        "the lease is not held: {}",
                         status.state
                     )));
                 }
@@ -153,6 +166,17 @@ impl Issuer {
                     ));
                 }
                 Ok(())
+            }
+        }
+    }
+
+    /// The identity held (or waited for), and how it was chosen, for the metrics.
+    pub(crate) fn identity(&self) -> Option<(Identity, &'static str)> {
+        match self {
+            Issuer::None => None,
+            Issuer::Fixed(generator) => Some((generator.identity(), "fixed")),
+            Issuer::Leased(generator) => {
+                Some((generator.identity(), choice_name(generator.choice())))
             }
         }
     }
@@ -168,6 +192,7 @@ impl Issuer {
     pub(crate) fn identity_json(&self) -> IdentityJson {
         let mut json = IdentityJson {
             mode: "none",
+            choice: None,
             datacenter: None,
             machine: None,
             state: None,
@@ -180,21 +205,17 @@ impl Issuer {
             Issuer::None => json.message = Some(NO_IDENTITY),
             Issuer::Fixed(generator) => {
                 json.mode = "fixed";
+                json.choice = Some("fixed");
                 json.datacenter = Some(generator.datacenter());
                 json.machine = Some(generator.machine());
             }
             Issuer::Leased(generator) => {
                 let status = generator.status();
                 json.mode = "leased";
-                json.datacenter = Some(status.identity.datacenter);
-                json.machine = Some(status.identity.machine);
-                json.state = Some(match status.state {
-                    State::Holding => "holding".to_owned(),
-                    State::Reclaiming(why) => format!("reclaiming: {why}"),
-                    State::Stopped(why) => format!("stopped: {why}"),
-                    State::Released => "released".to_owned(),
-                    _ => "unknown".to_owned(),
-                });
+                json.choice = Some(choice_name(generator.choice()));
+                json.datacenter = Some(status.identity.datacenter());
+                json.machine = Some(status.identity.machine());
+                json.state = Some(status.state.to_string());
                 json.lease_valid_until = rfc3339(status.lease_valid_until_ms);
                 json.ceiling = rfc3339(status.ceiling_ms);
                 json.lease_losses = Some(status.lease_losses);
@@ -234,7 +255,7 @@ mod tests {
     /// A generator whose millisecond `T` is used up, on a clock standing at `T`.
     fn used_up() -> (Arc<ManualClock>, Generator<Arc<ManualClock>>) {
         let clock = Arc::new(ManualClock(AtomicU64::new(T)));
-        let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).expect("valid node");
+        let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).expect("valid identity");
         let mut ids = vec![Snowflake::MAX; 4096];
         generator.try_fill(&mut ids).expect("4,096 IDs at T");
         assert!(ids.iter().all(|id| id.timestamp_ms() == T));
@@ -246,7 +267,12 @@ mod tests {
         generator: &Generator<Arc<ManualClock>>,
         clock: &ManualClock,
     ) -> Result<Snowflake, Unavailable> {
-        waiting(|| generator.try_next_id_now(), clock, generator.tolerance()).await
+        waiting(
+            || generator.try_next_id_now(),
+            |from, until, waited| generator.check_wait(from, until, waited),
+            clock,
+        )
+        .await
     }
 
     /// On a single thread, the task that moves the clock runs only if the wait gives the
@@ -276,8 +302,9 @@ mod tests {
         let Err(Unavailable(reason)) = next_id(&generator, &clock).await else {
             panic!("an ID from a stopped clock");
         };
+        // The tolerance and the millisecond expected, then the first check past them.
         assert!(
-            reason.starts_with("the clock did not advance in 110"),
+            reason.starts_with("the clock did not advance in 1002 ms"),
             "{reason}"
         );
         assert!(started.elapsed() > generator.tolerance());

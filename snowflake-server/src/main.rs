@@ -12,6 +12,8 @@
 //! finish what is in flight, release the identity, exit 0.
 
 mod api;
+mod error;
+mod form;
 mod issuer;
 mod metrics;
 mod page;
@@ -25,7 +27,8 @@ use std::time::Duration;
 use axum::Router;
 use axum::routing::get;
 use clap::Parser;
-use snowflake_lease::{EtcdStore, Identity, LeaseError, LeaseOptions, LeasedGenerator};
+use snowflake_kit::{Field, Identity, parse_decimal};
+use snowflake_lease::{EtcdStore, LeaseError, LeaseOptions, LeasedGenerator};
 
 use crate::issuer::Issuer;
 use crate::metrics::Metrics;
@@ -37,10 +40,11 @@ struct Args {
     /// The address to listen on.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     listen: String,
-    /// Datacenter id, 0..=31: a fixed identity (with --machine), or the one to lease with --etcd.
+    /// Datacenter id, 0..=31: of a fixed identity (with --machine), or the datacenter
+    /// to lease any free machine of (with --etcd and --auto).
     #[arg(long, value_name = "N")]
     dc: Option<String>,
-    /// Machine id, 0..=31.
+    /// Machine id, 0..=31: of a fixed identity (with --dc).
     #[arg(long, value_name = "N")]
     machine: Option<String>,
     /// Lease the identity from etcd at this address (http://host:port).
@@ -49,12 +53,17 @@ struct Args {
     /// The key prefix in etcd [default: /snowflake-kit/v1/default].
     #[arg(long, value_name = "P")]
     etcd_prefix: Option<String>,
-    /// Lease any free identity (with --etcd).
+    /// Lease any free identity of all 1,024 (with --etcd), or with --dc any free machine
+    /// of that datacenter.
     #[arg(long)]
     auto: bool,
     /// The lease's time to live, in seconds (with --etcd) [default: 10].
     #[arg(long, value_name = "SECONDS")]
     lease_ttl: Option<String>,
+    /// How long to wait for a fixed identity, or a machine of --dc, to come free (with
+    /// --etcd), in seconds; 0 fails at once [default: 30].
+    #[arg(long, value_name = "SECONDS")]
+    claim_wait: Option<String>,
 }
 
 /// What the handlers share.
@@ -66,7 +75,7 @@ pub(crate) struct AppState {
 /// How the server was asked to get its identity.
 enum Plan {
     None,
-    Fixed(u64, u64),
+    Fixed(Identity),
     Leased {
         endpoint: String,
         options: LeaseOptions,
@@ -83,39 +92,41 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
             args.listen
         ))
     })?;
-    let number = |flag: &str, text: &str| -> Result<u64, Usage> {
-        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(Usage(format!(
-                "invalid {flag} {text:?}: expected a whole number in 0..=31"
-            )));
-        }
-        text.parse().map_err(|_| {
-            Usage(format!(
-                "invalid {flag} {text:?}: expected a whole number in 0..=31"
-            ))
-        })
+    // Read and checked once, by the runtime's rules; the identity then goes on as it is.
+    let field = |field: Field, text: &str| {
+        field
+            .parse(text)
+            .map_err(|e| Usage(format!("--{}: {}", field.key(), e.with_input(text))))
     };
-    let pair = match (&args.dc, &args.machine) {
-        (Some(dc), Some(machine)) => {
-            let (dc, machine) = (number("--dc", dc)?, number("--machine", machine)?);
-            let identity = Identity::new(dc, machine).map_err(|e| {
-                let flag = match e {
-                    sf::ComposeError::DatacenterOutOfRange(_) => "--dc",
-                    _ => "--machine",
-                };
-                Usage(format!("{flag}: {e}"))
-            })?;
-            Some(identity)
+    let dc = args
+        .dc
+        .as_deref()
+        .map(|dc| field(Field::Datacenter, dc))
+        .transpose()?;
+    let machine = args
+        .machine
+        .as_deref()
+        .map(|machine| field(Field::Machine, machine))
+        .transpose()?;
+    let identity = match (dc, machine, args.auto) {
+        (Some(dc), Some(machine), _) => {
+            Some(Identity::new(dc, machine).map_err(|e| Usage(e.to_string()))?)
         }
-        (Some(_), None) => return Err(Usage("--dc needs --machine too".to_owned())),
-        (None, Some(_)) => return Err(Usage("--machine needs --dc too".to_owned())),
-        (None, None) => None,
+        (Some(_), None, false) => {
+            return Err(Usage(
+                "--dc needs --machine too, or --auto (with --etcd) for any free machine of it"
+                    .to_owned(),
+            ));
+        }
+        (None, Some(_), _) => return Err(Usage("--machine needs --dc too".to_owned())),
+        _ => None,
     };
     let Some(endpoint) = &args.etcd else {
         for (given, flag) in [
             (args.auto, "--auto"),
             (args.lease_ttl.is_some(), "--lease-ttl"),
             (args.etcd_prefix.is_some(), "--etcd-prefix"),
+            (args.claim_wait.is_some(), "--claim-wait"),
         ] {
             if given {
                 return Err(Usage(format!(
@@ -123,47 +134,9 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
                 )));
             }
         }
-        return Ok((
-            listen,
-            pair.map_or(Plan::None, |id| {
-                Plan::Fixed(u64::from(id.datacenter), u64::from(id.machine))
-            }),
-        ));
+        return Ok((listen, identity.map_or(Plan::None, Plan::Fixed)));
     };
-    let ttl_text = args.lease_ttl.as_deref().unwrap_or("10");
-    let ttl = match ttl_text.parse::<u64>() {
-        Ok(seconds @ 1..=3600) => Duration::from_secs(seconds),
-        _ => {
-            return Err(Usage(format!(
-                "invalid --lease-ttl {ttl_text:?}: expected whole seconds in 1..=3600"
-            )));
-        }
-    };
-    let mut options = LeaseOptions::default();
-    if let Some(prefix) = &args.etcd_prefix {
-        options.prefix.clone_from(prefix);
-    }
-    options.ttl = ttl;
-    // The window must stay below the TTL.
-    options.window = options.window.min(ttl / 2);
-    options = match (args.auto, pair) {
-        (true, Some(_)) => {
-            return Err(Usage(
-                "--auto and --dc/--machine exclude each other".to_owned(),
-            ));
-        }
-        (true, None) => options,
-        (false, Some(identity)) => options.fixed(identity),
-        (false, None) => {
-            return Err(Usage(
-                "--etcd needs --auto, or --dc N --machine N for a fixed identity".to_owned(),
-            ));
-        }
-    };
-    options.check().map_err(|e| match e {
-        LeaseError::InvalidPrefix(_) => Usage(format!("--etcd-prefix: {e}")),
-        e => Usage(e.to_string()),
-    })?;
+    let options = lease_options(args, identity, dc)?;
     // A malformed URL is a bad flag; an unreachable one is found when connecting.
     if let Err(e @ LeaseError::InvalidEndpoint { .. }) = snowflake_lease::check_endpoint(endpoint) {
         return Err(Usage(e.to_string()));
@@ -175,6 +148,62 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
             options,
         },
     ))
+}
+
+/// A flag's whole seconds, `min..=3600`: the runtime's digits-only rule, then the range.
+fn seconds(flag: &str, text: &str, min: u64) -> Result<Duration, Usage> {
+    let expected = format!("expected whole seconds in {min}..=3600");
+    match parse_decimal(text) {
+        Ok(seconds) if (min..=3600).contains(&seconds) => Ok(Duration::from_secs(seconds)),
+        Ok(seconds) => Err(Usage(format!(
+            "{flag} {seconds} is out of range: {expected}"
+        ))),
+        Err(e) => Err(Usage(format!("{flag} {text:?} is {e}: {expected}"))),
+    }
+}
+
+/// The lease's options from the flags: which identity, how long the lease and the wait.
+fn lease_options(
+    args: &Args,
+    identity: Option<Identity>,
+    dc: Option<u64>,
+) -> Result<LeaseOptions, Usage> {
+    let ttl = seconds("--lease-ttl", args.lease_ttl.as_deref().unwrap_or("10"), 1)?;
+    let mut options = LeaseOptions::default();
+    if let Some(prefix) = &args.etcd_prefix {
+        options.prefix.clone_from(prefix);
+    }
+    options.ttl = ttl;
+    // The window must stay below the TTL.
+    options.window = options.window.min(ttl / 2);
+    if let Some(text) = &args.claim_wait {
+        options.claim_wait = seconds("--claim-wait", text, 0)?;
+    }
+    options = match (args.auto, identity, dc) {
+        (true, Some(_), _) => {
+            return Err(Usage(
+                "--auto and --machine exclude each other: --auto leases any free machine"
+                    .to_owned(),
+            ));
+        }
+        (true, None, None) => options,
+        (true, None, Some(dc)) => options
+            .in_datacenter(dc)
+            .map_err(|e| Usage(format!("--dc: {e}")))?,
+        (false, Some(identity), _) => options.fixed(identity),
+        (false, None, _) => {
+            return Err(Usage(
+                "--etcd needs --auto (any free identity), --dc N --auto (any free machine of \
+                 datacenter N), or --dc N --machine N (a fixed identity)"
+                    .to_owned(),
+            ));
+        }
+    };
+    options.check().map_err(|e| match e {
+        LeaseError::InvalidPrefix(_) => Usage(format!("--etcd-prefix: {e}")),
+        e => Usage(e.to_string()),
+    })?;
+    Ok(options)
 }
 
 fn main() -> ExitCode {
@@ -303,9 +332,7 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
 async fn issuer(plan: Plan) -> Result<Issuer, String> {
     Ok(match plan {
         Plan::None => Issuer::None,
-        Plan::Fixed(dc, machine) => {
-            Issuer::Fixed(sf::Generator::new(dc, machine).map_err(|e| e.to_string())?)
-        }
+        Plan::Fixed(identity) => Issuer::Fixed(snowflake_kit::Generator::for_identity(identity)),
         Plan::Leased { endpoint, options } => {
             let store = EtcdStore::connect(&endpoint, &options)
                 .await

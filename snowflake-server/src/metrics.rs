@@ -6,7 +6,7 @@ use axum::extract::{MatchedPath, Request, State};
 use axum::http::header;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use prometheus::{Encoder, IntCounter, IntCounterVec, Opts, Registry, TextEncoder};
+use prometheus::{Encoder, IntCounter, IntCounterVec, IntGaugeVec, Opts, Registry, TextEncoder};
 
 use crate::AppState;
 
@@ -17,6 +17,8 @@ pub(crate) struct Metrics {
     requests: IntCounterVec,
     lease_losses: IntCounter,
     pub(crate) refusals: IntCounter,
+    /// 1 for the identity held (or waited for), labelled with it and how it was chosen.
+    identity: IntGaugeVec,
 }
 
 impl Metrics {
@@ -38,7 +40,16 @@ impl Metrics {
             "snowflake_refusals_total",
             "ID requests answered 503: no identity, a lease lost, or the reserved time run out",
         )?;
+        let identity = IntGaugeVec::new(
+            Opts::new(
+                "snowflake_identity_info",
+                "the identity the IDs carry: datacenter, machine, and how it was chosen \
+                 (fixed, datacenter, any)",
+            ),
+            &["datacenter", "machine", "choice"],
+        )?;
         registry.register(Box::new(issued.clone()))?;
+        registry.register(Box::new(identity.clone()))?;
         registry.register(Box::new(requests.clone()))?;
         registry.register(Box::new(lease_losses.clone()))?;
         registry.register(Box::new(refusals.clone()))?;
@@ -48,6 +59,7 @@ impl Metrics {
             requests,
             lease_losses,
             refusals,
+            identity,
         })
     }
 }
@@ -79,6 +91,19 @@ pub(crate) async fn metrics(State(state): State<Arc<AppState>>) -> Response {
         .metrics
         .lease_losses
         .inc_by(losses.saturating_sub(counted));
+    // The identity is that of the generator, which keeps it through reclaims.
+    if let Some((identity, choice)) = state.issuer.identity() {
+        let labels = [
+            identity.datacenter().to_string(),
+            identity.machine().to_string(),
+            choice.to_owned(),
+        ];
+        state
+            .metrics
+            .identity
+            .with_label_values(&labels.each_ref().map(String::as_str))
+            .set(1);
+    }
     let mut body = Vec::new();
     let encoder = TextEncoder::new();
     // Encoding our own well-formed families into a Vec cannot fail; say so if it does.

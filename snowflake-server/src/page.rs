@@ -7,9 +7,11 @@ use std::fmt::Write;
 
 use axum::extract::Query;
 use axum::response::Html;
-use sf::Snowflake;
+use snowflake_kit::Snowflake;
 
-use crate::api::{FieldError, compose_form, decode_text, segments};
+use snowflake_kit::Field;
+
+use crate::form::{FieldError, compose_form, decode_text};
 
 /// HTML-escapes `text`, for values echoed into the page.
 fn escape(text: &str) -> String {
@@ -27,33 +29,21 @@ fn escape(text: &str) -> String {
     out
 }
 
-/// The CSS class of each segment, by name.
-fn class(name: &str) -> &'static str {
-    match name {
-        "sign" => "sign",
-        "timestamp" => "ts",
-        "datacenter" => "dc",
-        "machine" => "machine",
-        _ => "seq",
-    }
-}
-
 /// The result block for `id`: the ID, its time, its bits segment by segment.
 fn result(id: Snowflake) -> String {
     let mut bits = String::new();
     let mut legend = String::new();
-    for segment in segments(id) {
-        let class = class(segment.name);
+    // Each segment's class is its short key, as the script's is.
+    for s in id.segments() {
+        let (class, name, width) = (s.segment.key(), s.segment.name(), s.segment.width());
         if !bits.is_empty() {
             bits.push(' ');
         }
-        let _ = write!(bits, r#"<span class="seg {class}">{}</span>"#, segment.bits);
+        let _ = write!(bits, r#"<span class="seg {class}">{s:b}</span>"#);
         let _ = write!(
             legend,
-            r#"<tr class="{class}"><th scope="row">{}</th><td>{}</td><td>{}</td></tr>"#,
-            segment.name,
-            segment.bits.len(),
-            segment.value
+            r#"<tr class="{class}"><th scope="row">{name}</th><td>{width}</td><td>{}</td></tr>"#,
+            s.value
         );
     }
     format!(
@@ -75,8 +65,10 @@ fn error_for<'a>(errors: &'a [FieldError], field: &str) -> &'a str {
 
 pub(crate) async fn page(Query(params): Query<HashMap<String, String>>) -> Html<String> {
     let value = |key: &str| params.get(key).map(String::as_str);
-    let first_visit = !["ts", "dc", "machine", "seq", "id"]
+    let first_visit = !Field::ALL
+        .map(Field::key)
         .iter()
+        .chain(&["id"])
         .any(|k| params.contains_key(*k));
     let (shown, errors, decode_error) = if let Some(text) = value("id") {
         match decode_text(text) {
@@ -87,8 +79,9 @@ pub(crate) async fn page(Query(params): Query<HashMap<String, String>>) -> Html<
         let mut form = params.clone();
         // A first visit: an ID of now, for datacenter 1, machine 1.
         if first_visit {
-            form.insert("dc".to_owned(), "1".to_owned());
-            form.insert("machine".to_owned(), "1".to_owned());
+            for field in [Field::Datacenter, Field::Machine] {
+                form.insert(field.key().to_owned(), "1".to_owned());
+            }
         }
         match compose_form(&form) {
             Ok(id) => (Some(id), Vec::new(), String::new()),
@@ -97,7 +90,15 @@ pub(crate) async fn page(Query(params): Query<HashMap<String, String>>) -> Html<
     };
     let typed = |key: &str, default: &str| escape(value(key).unwrap_or(default));
     let (dc, machine) = if first_visit { ("1", "1") } else { ("", "") };
-    let field = |key: &str, label: &str, hint: &str, default: &str, mode: &str| {
+    // One input per field, named by its key; labels, hints and ranges from the runtime.
+    let input = |field: Field, default: &str| {
+        let key = field.key();
+        let name = field.name();
+        let label = name[..1].to_ascii_uppercase() + &name[1..];
+        let (hint, mode) = match field {
+            Field::Timestamp => ("Unix ms or RFC 3339; blank for now".to_owned(), "text"),
+            _ => (format!("{}..{}", field.min(), field.max()), "numeric"),
+        };
         let message = escape(error_for(&errors, key));
         let invalid = if message.is_empty() {
             ""
@@ -112,16 +113,10 @@ pub(crate) async fn page(Query(params): Query<HashMap<String, String>>) -> Html<
         )
     };
     let fields = [
-        field(
-            "ts",
-            "Timestamp",
-            "Unix ms or RFC 3339; blank for now",
-            "",
-            "text",
-        ),
-        field("dc", "Datacenter", "0..31", dc, "numeric"),
-        field("machine", "Machine", "0..31", machine, "numeric"),
-        field("seq", "Sequence", "0..4095", "0", "numeric"),
+        input(Field::Timestamp, ""),
+        input(Field::Datacenter, dc),
+        input(Field::Machine, machine),
+        input(Field::Sequence, "0"),
     ]
     .concat();
     let shown = shown.map_or_else(
@@ -195,7 +190,6 @@ const SCRIPT: &str = r#"
   const compose = document.getElementById("compose");
   const decode = document.getElementById("decode");
   const result = document.getElementById("result");
-  const classes = { sign: "sign", timestamp: "ts", datacenter: "dc", machine: "machine", sequence: "seq" };
   const text = (tag, value, attrs = {}) => {
     const node = document.createElement(tag);
     node.textContent = value;
@@ -214,7 +208,7 @@ const SCRIPT: &str = r#"
     const code = text("code", "", { id: "binary" });
     const body = document.createElement("tbody");
     d.segments.forEach((s, i) => {
-      const cls = classes[s.name] || "seq";
+      const cls = s.key;
       if (i > 0) code.append(" ");
       code.append(text("span", s.bits, { class: "seg " + cls }));
       const row = text("tr", "", { class: cls });
@@ -258,7 +252,8 @@ const SCRIPT: &str = r#"
       clear() { clearTimeout(timer); if (inflight) inflight.abort(); errors([], fields); },
     };
   };
-  const composing = asker(["ts", "dc", "machine", "seq"]);
+  // The form's own fields: their names are the API's keys.
+  const composing = asker(Array.from(compose.elements, (e) => e.name).filter(Boolean));
   const decoding = asker(["id"]);
   compose.addEventListener("input", () => {
     const params = new URLSearchParams(new FormData(compose));

@@ -20,11 +20,11 @@ fn compose_and_decode_known_answers() {
             "id": "4194439168", "timestamp_ms": 1288834975657_u64, "time": "2010-11-04T01:42:55.657Z",
             "datacenter": 1, "machine": 1, "sequence": 0, "binary": REFERENCE_BINARY,
             "segments": [
-                {"name": "sign", "bits": "0", "value": 0},
-                {"name": "timestamp", "bits": "00000000000000000000000000000001111101000", "value": 1000},
-                {"name": "datacenter", "bits": "00001", "value": 1},
-                {"name": "machine", "bits": "00001", "value": 1},
-                {"name": "sequence", "bits": "000000000000", "value": 0}
+                {"name": "sign", "key": "sign", "bits": "0", "value": 0},
+                {"name": "timestamp", "key": "ts", "bits": "00000000000000000000000000000001111101000", "value": 1000},
+                {"name": "datacenter", "key": "dc", "bits": "00001", "value": 1},
+                {"name": "machine", "key": "machine", "bits": "00001", "value": 1},
+                {"name": "sequence", "key": "seq", "bits": "000000000000", "value": 0}
             ]
         })
     );
@@ -78,8 +78,16 @@ fn bad_input_is_a_400_naming_the_field() {
             "ts",
             "expected `T` between the date and the time at byte 10",
         ),
-        ("/v1/compose?dc=-1&machine=1", "dc", "not a whole number"),
-        ("/v1/compose?dc=1", "machine", "machine \"\" is empty"),
+        (
+            "/v1/compose?dc=-1&machine=1",
+            "dc",
+            "datacenter \"-1\" is negative; expected a whole number in 0..=31",
+        ),
+        (
+            "/v1/compose?dc=1",
+            "machine",
+            "machine is empty; expected a whole number in 0..=31",
+        ),
         ("/v1/decode/abc", "id", "invalid character `a` at byte 0"),
         ("/v1/decode/18446744073709551615", "id", "sign bit set"),
         (
@@ -155,7 +163,7 @@ fn ids_are_distinct_increasing_strings() {
     assert_eq!(ids.len(), 4096);
     assert!(ids.windows(2).all(|w| w[0] < w[1]));
     assert!(ids[0] > id);
-    let decoded = sf::Snowflake::from_u64(ids[0]).unwrap();
+    let decoded = snowflake_kit::Snowflake::from_u64(ids[0]).unwrap();
     assert_eq!((decoded.datacenter(), decoded.machine()), (3, 4));
     assert_eq!(
         server.get("/v1/ids").json()["ids"]
@@ -167,7 +175,7 @@ fn ids_are_distinct_increasing_strings() {
     let identity = server.get("/v1/identity").json();
     assert_eq!(
         identity,
-        serde_json::json!({"mode": "fixed", "datacenter": 3, "machine": 4})
+        serde_json::json!({"mode": "fixed", "choice": "fixed", "datacenter": 3, "machine": 4})
     );
     assert_eq!(server.get("/readyz").status, 200);
 }
@@ -330,9 +338,44 @@ fn bad_flags_are_one_line_and_exit_2() {
                 "--lease-ttl",
                 "0",
             ],
-            "invalid --lease-ttl \"0\"",
+            "--lease-ttl 0 is out of range: expected whole seconds in 1..=3600",
         ),
         (&["--etcd", "http://127.0.0.1:2379"], "--etcd needs --auto"),
+        (
+            &["--etcd", "http://127.0.0.1:2379", "--dc", "40", "--auto"],
+            "--dc: datacenter 40 is out of range 0..=31 (5 bits)",
+        ),
+        (
+            &["--etcd", "http://127.0.0.1:2379", "--dc", "4"],
+            "--dc needs --machine too, or --auto (with --etcd) for any free machine of it",
+        ),
+        (
+            &[
+                "--etcd",
+                "http://127.0.0.1:2379",
+                "--dc",
+                "4",
+                "--machine",
+                "1",
+                "--auto",
+            ],
+            "--auto and --machine exclude each other",
+        ),
+        (
+            &["--claim-wait", "5"],
+            "--claim-wait is about an identity leased from etcd",
+        ),
+        (
+            &[
+                "--etcd",
+                "http://127.0.0.1:2379",
+                "--auto",
+                "--claim-wait",
+                "x",
+            ],
+            "--claim-wait \"x\" is not a whole number of decimal digits: expected whole seconds \
+             in 0..=3600",
+        ),
         (
             &["--lease-ttl", "0"],
             "--lease-ttl is about an identity leased from etcd: it needs --etcd URL",

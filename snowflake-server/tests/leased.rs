@@ -133,7 +133,7 @@ fn readyz_turns_503_when_the_lease_is_lost() {
 /// seconds, not at the end of the 10 s TTL.
 #[test]
 fn a_stop_during_the_claim_releases_what_the_claim_took() {
-    use sf::{Clock, SystemClock};
+    use snowflake_kit::{Clock, SystemClock};
     use snowflake_lease::{
         Claim, EtcdStore, Identity, LeaseOptions, LeasedGenerator, Reservation, Store,
     };
@@ -188,4 +188,66 @@ fn a_stop_during_the_claim_releases_what_the_claim_took() {
     assert!(next.try_next_id().unwrap().timestamp_ms() > hwm_ms);
     assert!(server.wait().unwrap().success());
     runtime.block_on(next.release());
+}
+
+/// Two datacenters, each with its own etcd and a fleet started with its own `--dc`:
+/// every server holds a machine of its own datacenter, and no ID repeats across them,
+/// though neither etcd knows of the other.
+#[test]
+fn two_datacenters_with_an_etcd_each_never_collide() {
+    let (Some(first), Some(second)) = (
+        Etcd::start_or_skip("two_datacenters: the first etcd"),
+        Etcd::start_or_skip("two_datacenters: the second etcd"),
+    ) else {
+        return;
+    };
+    let fleet = |etcd: &Etcd, dc: &str| -> Vec<Server> {
+        let endpoint = etcd.endpoint();
+        (0..3)
+            .map(|_| {
+                Server::start(&[
+                    "--etcd",
+                    &endpoint,
+                    "--dc",
+                    dc,
+                    "--auto",
+                    "--lease-ttl",
+                    "3",
+                ])
+            })
+            .collect()
+    };
+    let servers: Vec<Server> = fleet(&first, "1")
+        .into_iter()
+        .chain(fleet(&second, "2"))
+        .collect();
+    let mut identities = HashSet::new();
+    for (i, server) in servers.iter().enumerate() {
+        let identity = server.get("/v1/identity").json();
+        assert_eq!(identity["choice"], "datacenter");
+        let dc = identity["datacenter"].as_u64().unwrap();
+        assert_eq!(dc, if i < 3 { 1 } else { 2 }, "{identity}");
+        let machine = identity["machine"].as_u64().unwrap();
+        identities.insert((dc, machine));
+        let metrics = server.get("/metrics").body;
+        let info = format!(
+            "snowflake_identity_info{{choice=\"datacenter\",datacenter=\"{dc}\",machine=\"{machine}\"}} 1"
+        );
+        assert!(metrics.contains(&info), "{metrics}");
+    }
+    assert_eq!(identities.len(), 6);
+    let threads: Vec<_> = servers
+        .iter()
+        .map(|server| {
+            let addr = server.addr.clone();
+            std::thread::spawn(move || {
+                let mut ids = Vec::new();
+                for _ in 0..40 {
+                    ids.extend(fetch_ids(&addr, "/v1/ids?count=100"));
+                }
+                ids
+            })
+        })
+        .collect();
+    assert_eq!(count_distinct(threads), 6 * 40 * 100);
 }

@@ -1,0 +1,272 @@
+//! The background task of a leased generator: keeps the lease alive, reserves time
+//! ahead and moves the generator's ceiling; on a loss, halts it and claims again.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use snowflake_runtime::Clock;
+use tokio::sync::watch;
+use tokio::time::{Instant, sleep};
+
+use crate::acquire::{Acquired, Trust, acquire, millis, valid_for, within};
+use crate::error::LeaseError;
+use crate::options::{Choice, LeaseOptions, OnLoss};
+use crate::status::{Loss, Shared, State};
+use crate::store::{LeaseId, Reservation, Store};
+
+/// How many unanswered marks are remembered: a store silent for long sends many, and
+/// forgetting an old one costs at worst a reclaim, never a duplicate.
+const UNANSWERED: usize = 64;
+
+/// The task's state: the lease, the committed high-water mark.
+pub(crate) struct Holder<S: Store, C: Clock> {
+    pub(crate) store: Arc<S>,
+    pub(crate) shared: Arc<Shared<C>>,
+    pub(crate) options: LeaseOptions,
+    lease: LeaseId,
+    /// A lease granted by a reclaim that has not finished: released with the other if
+    /// the reclaim is cut short.
+    pending: Option<LeaseId>,
+    /// The high-water mark last committed, Unix ms of the generator's clock.
+    hwm_ms: u64,
+    /// Until when the lease counts as valid: `sent + TTL - margin` of the last keep-alive.
+    valid_until: Instant,
+    next_keep_alive: Instant,
+    tick: Duration,
+    trust: Trust,
+    /// The marks this lease asked for whose answers never came (a timeout, a dropped
+    /// connection): any of them may have been committed. Only these are taken as
+    /// committed when a reservation finds the mark moved; any other mark was written by
+    /// someone else, and fences this holder off.
+    unanswered: Vec<u64>,
+}
+
+/// Halts the generator if the task ends without a stop: cancelled, or its runtime shut
+/// down. Without it, nothing would say so.
+struct HaltOnDrop<C: Clock>(Arc<Shared<C>>);
+
+impl<C: Clock> Drop for HaltOnDrop<C> {
+    fn drop(&mut self) {
+        self.0.generator.halt();
+        self.0.update(|s| {
+            if matches!(s.state, State::Holding | State::Reclaiming { .. }) {
+                s.state = State::Stopped(Loss::TaskEnded);
+            }
+        });
+    }
+}
+
+impl<S: Store, C: Clock> Holder<S, C> {
+    /// The task for what `acquired` holds, with the trust its first reservation used.
+    pub(crate) fn new(
+        store: Arc<S>,
+        shared: Arc<Shared<C>>,
+        options: LeaseOptions,
+        acquired: &Acquired,
+        trust: Trust,
+    ) -> Holder<S, C> {
+        let tick = (options.ttl / 10)
+            .min(options.window / 4)
+            .min(Duration::from_millis(250));
+        let holder = Holder {
+            store,
+            shared,
+            lease: acquired.lease,
+            pending: None,
+            hwm_ms: acquired.hwm_ms,
+            valid_until: acquired.valid_until,
+            next_keep_alive: Instant::now() + options.ttl / 3,
+            tick,
+            trust,
+            unanswered: Vec::new(),
+            options,
+        };
+        holder.publish();
+        holder
+    }
+
+    fn clock(&self) -> &C {
+        self.shared.generator.clock()
+    }
+
+    pub(crate) async fn run(mut self, mut stop: watch::Receiver<bool>) {
+        let _halt = HaltOnDrop(Arc::clone(&self.shared));
+        loop {
+            tokio::select! {
+                () = sleep(self.tick) => {}
+                _ = stop.changed() => return self.release().await,
+            }
+            let Err(loss) = self.step().await else {
+                continue;
+            };
+            self.shared.generator.halt();
+            // Free it at once if the store still knows the lease.
+            let _ = within(self.options.ttl, self.store.release(self.lease)).await;
+            if matches!(loss, Loss::ClockAhead { .. }) {
+                self.shared.update(|s| s.state = State::Stopped(loss));
+                return;
+            }
+            self.shared.lease_losses.fetch_add(1, Ordering::Relaxed);
+            if self.options.on_loss == OnLoss::Stop {
+                self.shared.update(|s| s.state = State::Stopped(loss));
+                return;
+            }
+            self.shared.update(|s| {
+                s.state = State::Reclaiming {
+                    loss: loss.clone(),
+                    retry: None,
+                };
+            });
+            // Held by another, the store down, a clock behind: try again, backing off.
+            let mut backoff = self.tick;
+            loop {
+                tokio::select! {
+                    () = sleep(backoff) => {}
+                    _ = stop.changed() => return self.release().await,
+                }
+                let reclaimed = tokio::select! {
+                    reclaimed = self.reclaim() => reclaimed,
+                    _ = stop.changed() => return self.release().await,
+                };
+                match reclaimed {
+                    Ok(()) => break,
+                    Err(e) => {
+                        self.shared.update(|s| {
+                            s.state = State::Reclaiming {
+                                loss: loss.clone(),
+                                retry: Some(e),
+                            };
+                        });
+                        backoff = (backoff * 2).min(self.options.ttl / 3);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Keeps the lease, reserves time ahead, moves the ceiling.
+    async fn step(&mut self) -> Result<(), Loss> {
+        let ttl = self.options.ttl;
+        if Instant::now() >= self.next_keep_alive {
+            let sent = Instant::now();
+            match within(ttl, self.store.keep_alive(self.lease)).await {
+                Ok(Some(granted)) => {
+                    self.valid_until = sent + valid_for(&self.options, granted);
+                    self.next_keep_alive = sent + ttl / 3;
+                }
+                Ok(None) => return Err(Loss::LeaseGone),
+                // Silent or failing: try again soon; the lease runs out on its own.
+                Err(_) => self.next_keep_alive = Instant::now() + self.tick,
+            }
+        }
+        if Instant::now() >= self.valid_until {
+            return Err(Loss::RanOut);
+        }
+        let now_ms = self.clock().now_ms();
+        let trusted_ms = self.trust.trusted_ms(now_ms);
+        if let Some(since) = self.trust.ahead_since
+            && since.elapsed() > ttl * 3
+        {
+            return Err(Loss::ClockAhead {
+                for_: since.elapsed(),
+                by_ms: now_ms - trusted_ms,
+            });
+        }
+        let window = millis(self.options.window);
+        let reserve_ms = trusted_ms + window;
+        if self.hwm_ms.saturating_sub(trusted_ms) < window / 2 && reserve_ms > self.hwm_ms {
+            let identity = self.shared.identity();
+            let reserve = self
+                .store
+                .reserve(identity, self.lease, self.hwm_ms, reserve_ms);
+            match within(ttl, reserve).await {
+                Ok(Reservation::Committed) => {
+                    self.hwm_ms = reserve_ms;
+                    // Each asked to move the mark from where it no longer is: none can
+                    // commit now.
+                    self.unanswered.clear();
+                }
+                Ok(Reservation::NotOwner) => return Err(Loss::NotOwner),
+                // Our own earlier reservation, committed though its answer was lost:
+                // committed is all the fence asks. The next tick reserves above it.
+                Ok(Reservation::Moved { hwm_ms }) if self.unanswered.contains(&hwm_ms) => {
+                    self.hwm_ms = hwm_ms;
+                    self.unanswered.clear();
+                }
+                Ok(Reservation::Moved { hwm_ms }) => {
+                    return Err(Loss::MarkMoved {
+                        from_ms: self.hwm_ms,
+                        to_ms: hwm_ms,
+                    });
+                }
+                // Try again at the next tick; the ceiling stays where it is.
+                Err(_) => {
+                    if self.unanswered.len() == UNANSWERED {
+                        self.unanswered.remove(0);
+                    }
+                    self.unanswered.push(reserve_ms);
+                }
+            }
+        }
+        self.publish();
+        Ok(())
+    }
+
+    /// Sets the generator's ceiling: the committed HWM, and never past the lease's end.
+    fn publish(&self) {
+        let now_ms = self.clock().now_ms();
+        let left = self.valid_until.saturating_duration_since(Instant::now());
+        let valid_until_ms = now_ms + millis(left);
+        let ceiling_ms = self.hwm_ms.min(valid_until_ms.saturating_sub(1));
+        self.shared.generator.set_ceiling(Some(ceiling_ms));
+        let hwm_ms = self.hwm_ms;
+        self.shared.update(|s| {
+            s.lease_valid_until_ms = valid_until_ms;
+            s.ceiling_ms = ceiling_ms;
+            s.hwm_ms = hwm_ms;
+        });
+    }
+
+    /// A new lease on the same identity, above its high-water mark; then issues again.
+    async fn reclaim(&mut self) -> Result<(), LeaseError> {
+        // The old lease may have outlived a store that was down (etcd restores
+        // leases on restart): revoke it, or our own owner key holds us off.
+        within(self.options.ttl, self.store.release(self.lease)).await?;
+        let choice = Choice::Fixed(self.shared.identity());
+        let acquired = Box::pin(acquire(
+            &*self.store,
+            &self.options,
+            choice,
+            self.shared.generator.clock(),
+            &mut self.trust,
+            &mut self.pending,
+        ))
+        .await?;
+        self.lease = acquired.lease;
+        self.hwm_ms = acquired.hwm_ms;
+        self.valid_until = acquired.valid_until;
+        self.next_keep_alive = Instant::now() + self.options.ttl / 3;
+        // Asked under the old lease, which is off the owner key now: none can commit.
+        self.unanswered.clear();
+        // Nothing at or below what the holders in between may have used.
+        self.shared.generator.raise_floor(acquired.floor_ms);
+        self.publish();
+        // A release that came while claiming: the main loop sees its stop and lets go.
+        if !self.shared.stopping.load(Ordering::SeqCst) {
+            self.shared.update(|s| s.state = State::Holding);
+            self.shared.generator.resume();
+        }
+        Ok(())
+    }
+
+    /// Stops issuing and revokes the lease, and one a cut-short reclaim left granted.
+    async fn release(self) {
+        self.shared.generator.halt();
+        let ttl = self.options.ttl;
+        for lease in [Some(self.lease), self.pending].into_iter().flatten() {
+            let _ = within(ttl, self.store.release(lease)).await;
+        }
+        self.shared.update(|s| s.state = State::Released);
+    }
+}

@@ -1,0 +1,123 @@
+//! [`Identity`]: the datacenter and machine that issue IDs, one of the format's 1,024.
+
+use core::fmt;
+
+use crate::{ComposeError, Field, MACHINE_BITS};
+
+/// Machines per datacenter.
+const MACHINES: u16 = 1 << MACHINE_BITS;
+
+/// A datacenter and machine: who issues an ID, one of the 1,024 identities of the
+/// format. No two live generators may share one.
+///
+/// ```
+/// use snowflake_kit::Identity;
+///
+/// let identity = Identity::new(1, 31)?;
+/// assert_eq!((identity.datacenter(), identity.machine()), (1, 31));
+/// assert_eq!(identity.to_string(), "01/31");
+/// assert_eq!(Identity::from_index(identity.index()), identity);
+/// assert!(Identity::new(32, 0).is_err());
+/// # Ok::<(), snowflake_kit::ComposeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Identity {
+    datacenter: u8,
+    machine: u8,
+}
+
+impl Identity {
+    /// How many identities the format has: 32 datacenters of 32 machines.
+    pub const COUNT: u16 = 1024;
+
+    /// The identity of `datacenter` and `machine`, each checked against its field's range.
+    ///
+    /// ```
+    /// use snowflake_kit::{ComposeError, Identity};
+    ///
+    /// assert_eq!(Identity::new(3, 40), Err(ComposeError::MachineOutOfRange(40)));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The [`ComposeError`] of the first value out of range, the datacenter first.
+    pub const fn new(datacenter: u64, machine: u64) -> Result<Identity, ComposeError> {
+        if let Err(e) = Field::Datacenter.check(datacenter) {
+            return Err(e);
+        }
+        if let Err(e) = Field::Machine.check(machine) {
+            return Err(e);
+        }
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "both checked to fit in 5 bits"
+        )]
+        Ok(Identity {
+            datacenter: datacenter as u8,
+            machine: machine as u8,
+        })
+    }
+
+    /// The `index`-th identity, `datacenter * 32 + machine`, modulo 1,024.
+    ///
+    /// ```
+    /// use snowflake_kit::Identity;
+    ///
+    /// assert_eq!(Identity::from_index(33), Identity::new(1, 1)?);
+    /// assert_eq!(Identity::from_index(1024 + 33), Identity::new(1, 1)?);
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// ```
+    pub const fn from_index(index: u16) -> Identity {
+        let index = index % Self::COUNT;
+        // Both are below 32: the casts keep every bit.
+        Identity {
+            datacenter: (index / MACHINES) as u8,
+            machine: (index % MACHINES) as u8,
+        }
+    }
+
+    /// `datacenter * 32 + machine`.
+    ///
+    /// ```
+    /// assert_eq!(snowflake_kit::Identity::new(31, 31)?.index(), 1023);
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// ```
+    pub const fn index(self) -> u16 {
+        self.datacenter as u16 * MACHINES + self.machine as u16
+    }
+
+    /// The datacenter id, `0..=31`.
+    ///
+    /// ```
+    /// assert_eq!(snowflake_kit::Identity::new(11, 26)?.datacenter(), 11);
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// ```
+    pub const fn datacenter(self) -> u8 {
+        self.datacenter
+    }
+
+    /// The machine id, `0..=31`.
+    ///
+    /// ```
+    /// assert_eq!(snowflake_kit::Identity::new(11, 26)?.machine(), 26);
+    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// ```
+    pub const fn machine(self) -> u8 {
+        self.machine
+    }
+
+    /// The identity's bits in place in an ID: datacenter and machine shifted to their
+    /// segments. For the generator, which only `std` builds.
+    #[cfg(feature = "std")]
+    pub(crate) const fn bits(self) -> u64 {
+        use crate::{DATACENTER_SHIFT, MACHINE_SHIFT};
+        ((self.datacenter as u64) << DATACENTER_SHIFT) | ((self.machine as u64) << MACHINE_SHIFT)
+    }
+}
+
+/// `DD/MM`, zero-padded: `01/31`.
+impl fmt::Display for Identity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:02}/{:02}", self.datacenter, self.machine)
+    }
+}

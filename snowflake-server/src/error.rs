@@ -1,0 +1,116 @@
+//! [`ApiError`]: every answer that is not a success, as one type that renders itself
+//! as JSON, `{"error": {"field", "message"}}`, with its status and headers.
+
+use axum::Json;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use crate::form::FieldError;
+
+/// Why a request was not answered with what it asked for.
+#[derive(Debug)]
+pub(crate) enum ApiError {
+    /// 400: bad values, every one of them (the first is `error`, all are `errors`).
+    BadRequest(Vec<FieldError>),
+    /// 503 with `Retry-After`: no ID can be issued now, and why.
+    Unavailable(String),
+    /// 404: no such path.
+    NotFound,
+    /// 405, with the methods that are allowed.
+    MethodNotAllowed {
+        message: &'static str,
+        allow: &'static str,
+    },
+}
+
+impl ApiError {
+    /// A 400 for one field.
+    pub(crate) fn field(field: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::BadRequest(vec![FieldError {
+            field,
+            message: message.into(),
+        }])
+    }
+}
+
+impl From<FieldError> for ApiError {
+    fn from(error: FieldError) -> ApiError {
+        ApiError::BadRequest(vec![error])
+    }
+}
+
+/// The body: `error` always, `errors` when there may be several.
+#[derive(Serialize)]
+struct Body {
+    error: Error,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    errors: Option<Vec<FieldError>>,
+}
+
+#[derive(Serialize)]
+struct Error {
+    field: Option<&'static str>,
+    message: String,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let plain = |message: String| Body {
+            error: Error {
+                field: None,
+                message,
+            },
+            errors: None,
+        };
+        let (status, body, header) = match self {
+            ApiError::BadRequest(errors) => {
+                let first = errors.first().map_or_else(
+                    || Error {
+                        field: None,
+                        message: "bad request".to_owned(),
+                    },
+                    |e| Error {
+                        field: Some(e.field),
+                        message: e.message.clone(),
+                    },
+                );
+                let body = Body {
+                    error: first,
+                    errors: Some(errors),
+                };
+                (StatusCode::BAD_REQUEST, body, None)
+            }
+            ApiError::Unavailable(why) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                plain(why),
+                Some((header::RETRY_AFTER, HeaderValue::from_static("1"))),
+            ),
+            ApiError::NotFound => (
+                StatusCode::NOT_FOUND,
+                plain(
+                    "no such path: the page is GET /, the API GET /v1/id, /v1/ids, \
+                     /v1/compose, /v1/decode/{id} and /v1/identity"
+                        .to_owned(),
+                ),
+                None,
+            ),
+            ApiError::MethodNotAllowed { message, allow } => (
+                StatusCode::METHOD_NOT_ALLOWED,
+                plain(message.to_owned()),
+                Some((header::ALLOW, HeaderValue::from_static(allow))),
+            ),
+        };
+        let mut response = (status, Json(body)).into_response();
+        if let Some((name, value)) = header {
+            response.headers_mut().insert(name, value);
+        }
+        response
+    }
+}
+
+impl From<crate::issuer::Unavailable> for ApiError {
+    fn from(why: crate::issuer::Unavailable) -> ApiError {
+        ApiError::Unavailable(why.0)
+    }
+}
