@@ -1,7 +1,7 @@
 //! IDs in SQL: a table keyed by `Snowflake` (a BIGINT; `SQLite`'s INTEGER here, in memory, so
 //! that it runs anywhere), rows keyed by IDs from a `Generator`, and the rows of a time
 //! range found by their keys alone. Run with
-//! `cargo run --example sql --features sqlx-sqlite`.
+//! `cargo run -p snowflake-kit-sql-tests --example sql`.
 
 use std::time::Duration;
 

@@ -9,7 +9,7 @@
 //! rounds' ratios, `Snowflake` over `i64`, which should be 1.0 within noise: the keys
 //! travel as the same eight bytes. Needs `PostgreSQL` (Debian: postgresql).
 
-#[path = "../../snowflake-runtime/tests/support/pg.rs"]
+#[path = "../../tests/sql/tests/support/pg.rs"]
 mod pg;
 
 use std::time::{Duration, Instant};

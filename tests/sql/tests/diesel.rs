@@ -7,7 +7,7 @@ mod support;
 
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Nullable};
-use snowflake_runtime::Snowflake;
+use snowflake_kit::Snowflake;
 use support::{NEGATIVE_FIVE, edges, messages, time_range};
 
 diesel::table! {

@@ -6,7 +6,7 @@ mod support;
 
 use std::sync::Arc;
 
-use snowflake_runtime::Snowflake;
+use snowflake_kit::Snowflake;
 use support::pg::Pg;
 use support::{NEGATIVE_FIVE, edges, messages, time_range};
 use tokio_postgres::{Client, NoTls};

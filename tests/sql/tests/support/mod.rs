@@ -5,7 +5,7 @@ pub(crate) mod pg;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use snowflake_runtime::{Clock, Generator, MAX_TIMESTAMP_MS, Snowflake, TWITTER_EPOCH_MS, compose};
+use snowflake_kit::{Clock, Generator, MAX_TIMESTAMP_MS, Snowflake, TWITTER_EPOCH_MS, compose};
 
 /// 2022-06-28T16:07:40.105Z, the time of the tweet below.
 const T: u64 = 1_656_432_460_105;

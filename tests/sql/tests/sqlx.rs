@@ -4,7 +4,7 @@
 
 mod support;
 
-use snowflake_runtime::Snowflake;
+use snowflake_kit::Snowflake;
 use sqlx::{Connection, QueryBuilder};
 use support::{NEGATIVE_FIVE, edges, messages, time_range};
 
