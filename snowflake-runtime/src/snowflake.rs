@@ -430,8 +430,7 @@ impl From<Snowflake> for u64 {
 
 /// Every ID is a non-negative `i64`, which is how databases such as `PostgreSQL` store it.
 impl From<Snowflake> for i64 {
-    #[expect(clippy::cast_possible_wrap, reason = "the sign bit of an ID is clear")]
     fn from(id: Snowflake) -> i64 {
-        id.0 as i64
+        id.as_i64()
     }
 }
