@@ -759,3 +759,38 @@ fn try_fill_on_a_stopped_clock_never_stamps_ahead_of_it() {
     assert!(ids[..4096].iter().all(|id| id.timestamp_ms() == T));
     assert!(ids.iter().all(|id| id.timestamp_ms() <= T));
 }
+
+#[test]
+fn a_generator_says_its_identity() {
+    let generator = Generator::new(11, 26).unwrap();
+    assert_eq!((generator.datacenter(), generator.machine()), (11, 26));
+    assert_eq!(
+        generator.identity(),
+        snowflake_runtime::Identity::new(11, 26).unwrap()
+    );
+}
+
+#[test]
+fn a_wait_is_a_stalled_clock_only_past_its_budget_and_before_its_millisecond() {
+    let clock = ManualClock::at(T);
+    let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).unwrap();
+    let ms = Duration::from_millis;
+    // Waiting from T - 10 for T + 10: 20 ms expected, plus the 1 s tolerance.
+    assert_eq!(generator.check_wait(T - 10, T + 10, ms(1020)), Ok(()));
+    assert_eq!(
+        generator.check_wait(T - 10, T + 10, ms(1021)),
+        Err(GenerateError::ClockStalled { waited_ms: 1021 })
+    );
+    // The clock reached the millisecond: never stalled, however long the wait.
+    assert_eq!(generator.check_wait(T - 10, T, ms(60_000)), Ok(()));
+    clock.set(T + 10);
+    assert_eq!(generator.check_wait(T - 10, T + 10, ms(60_000)), Ok(()));
+    // A clock that cannot be an ID's says so first.
+    clock.set(TWITTER_EPOCH_MS - 1);
+    assert_eq!(
+        generator.check_wait(T - 10, T + 10, ms(0)),
+        Err(GenerateError::ClockBeforeEpoch {
+            now_ms: TWITTER_EPOCH_MS - 1
+        })
+    );
+}

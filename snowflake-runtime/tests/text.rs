@@ -197,3 +197,18 @@ proptest! {
         prop_assert_eq!(parsed, field.check(value).map_err(ParseFieldError::OutOfRange));
     }
 }
+
+#[test]
+fn each_segment_names_its_field() {
+    let fields = Segment::ALL.map(Segment::field);
+    assert_eq!(fields[0], None);
+    assert_eq!(fields[1..], Field::ALL.map(Some));
+    assert_eq!(
+        Segment::ALL.map(Segment::name),
+        ["sign", "timestamp", "datacenter", "machine", "sequence"]
+    );
+    assert_eq!(
+        Segment::ALL.map(Segment::key),
+        ["sign", "ts", "dc", "machine", "seq"]
+    );
+}
