@@ -9,7 +9,8 @@ use crate::store::{Identity, StoreError};
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum LeaseError {
-    /// The etcd address is not `http://host:port`.
+    /// The etcd address is not `http://host:port` or `https://host:port`, or the TLS
+    /// settings do not fit it.
     InvalidEndpoint {
         /// As given.
         endpoint: String,
@@ -20,13 +21,23 @@ pub enum LeaseError {
     InvalidPrefix(String),
     /// An option is out of its range.
     InvalidOption(String),
-    /// The store did not answer within the connect timeout.
+    /// No member answered within the connect timeout, or each refused the connection
+    /// (refused, TLS failed): the reason says which.
     Unreachable {
         /// The address tried.
         endpoint: String,
         /// How long it waited.
         timeout: Duration,
         /// What the client said.
+        reason: String,
+    },
+    /// etcd refused the user: a wrong password, or no permission on the prefix.
+    Denied {
+        /// The user, if one was given.
+        user: Option<String>,
+        /// The key prefix.
+        prefix: String,
+        /// What etcd said.
         reason: String,
     },
     /// Every one of the 1,024 identities is held (or poisoned by a clock far ahead).
@@ -92,7 +103,23 @@ impl fmt::Display for LeaseError {
                 reason,
             } => write!(
                 f,
-                "etcd at {endpoint} did not answer within {timeout:?}: {reason}"
+                "cannot reach etcd at {endpoint} (giving up after {timeout:?}): {reason}"
+            ),
+            LeaseError::Denied {
+                user: Some(user),
+                prefix,
+                reason,
+            } => write!(
+                f,
+                "etcd refused user {user:?} on the prefix {prefix}: {reason}"
+            ),
+            LeaseError::Denied {
+                user: None,
+                prefix,
+                reason,
+            } => write!(
+                f,
+                "etcd refused access to the prefix {prefix} (no user given): {reason}"
             ),
             LeaseError::AllHeld => f.write_str(
                 "all 1024 identities are held (or their high-water marks are far ahead of this clock)",

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use etcd_client::{Client, Compare, CompareOp, GetOptions, PutOptions, Txn, TxnOp, TxnOpResponse};
 
+use crate::config::EtcdConfig;
 use crate::error::LeaseError;
 use crate::store::{
     Claim, Identity, LeaseId, Reservation, Store, StoreError, hwm_key, hwm_text, owner_key,
@@ -19,7 +20,7 @@ use crate::store::{
 /// use snowflake_lease::{EtcdStore, LeaseOptions, LeasedGenerator};
 ///
 /// let options = LeaseOptions::default();
-/// let store = EtcdStore::connect("http://127.0.0.1:2379", &options).await?;
+/// let store = EtcdStore::connect("http://10.0.0.1:2379,http://10.0.0.2:2379,http://10.0.0.3:2379", &options).await?;
 /// let generator = LeasedGenerator::start(store, options).await?;
 /// let id = generator.try_next_id()?;
 /// # Ok(()) }
@@ -43,47 +44,111 @@ impl std::fmt::Debug for EtcdStore {
 }
 
 impl EtcdStore {
-    /// Connects to etcd at `endpoint` (`http://host:port`, or `host:port`), with the
-    /// key prefix and connect timeout of `options`. Fails after the timeout, naming
-    /// the address, when etcd does not answer.
+    /// Connects to the etcd members `endpoints` lists (comma-separated, all `http://`;
+    /// see [`EtcdConfig::new`]), with the key prefix and connect timeout of `options`.
+    /// For TLS or a user, see [`connect_with`](EtcdStore::connect_with).
     ///
     /// # Errors
     ///
-    /// [`LeaseError::InvalidEndpoint`], [`LeaseError::InvalidPrefix`] or
-    /// [`LeaseError::Unreachable`].
+    /// As [`connect_with`](EtcdStore::connect_with).
     pub async fn connect(
-        endpoint: &str,
+        endpoints: &str,
         options: &crate::LeaseOptions,
     ) -> Result<EtcdStore, LeaseError> {
-        let url = check_endpoint(endpoint)?;
+        EtcdStore::connect_with(EtcdConfig::new(endpoints)?, options).await
+    }
+
+    /// Connects to the members of `config`, over TLS and as its user if it says so. Fails
+    /// within the connect timeout when no member answers, naming the cause (a refused
+    /// connection, an unknown CA, a name the certificate does not cover), and when etcd
+    /// refuses the user or its reading of the prefix.
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// use snowflake_lease::{EtcdConfig, EtcdStore, LeaseOptions};
+    ///
+    /// let config = EtcdConfig::new("https://10.0.0.1:2379,https://10.0.0.2:2379,https://10.0.0.3:2379")?
+    ///     .with_ca_pem(std::fs::read("ca.pem")?)
+    ///     .with_client_pem(std::fs::read("client.pem")?, std::fs::read("client-key.pem")?);
+    /// let store = EtcdStore::connect_with(config, &LeaseOptions::default()).await?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`LeaseError::InvalidEndpoint`] (TLS settings that do not fit the scheme, or a
+    /// build without the `tls` feature), [`LeaseError::InvalidPrefix`],
+    /// [`LeaseError::Unreachable`] or [`LeaseError::Denied`].
+    pub async fn connect_with(
+        config: EtcdConfig,
+        options: &crate::LeaseOptions,
+    ) -> Result<EtcdStore, LeaseError> {
+        config.check_tls()?;
         crate::options::check_prefix(&options.prefix)?;
+        let endpoint = config.endpoints.join(",");
         let unreachable = |reason: String| LeaseError::Unreachable {
-            endpoint: url.clone(),
+            endpoint: endpoint.clone(),
             timeout: options.connect_timeout,
             reason,
         };
-        // HTTP/2 pings find a half-open connection within a third of the TTL.
-        let connect_options = etcd_client::ConnectOptions::new()
+        let denied = |reason: String| LeaseError::Denied {
+            user: config.user().map(str::to_owned),
+            prefix: options.prefix.clone(),
+            reason,
+        };
+        // HTTP/2 pings find a half-open connection within a third of the TTL. Without a
+        // leader, a member refuses at once rather than holding the request: the holder
+        // tries again, perhaps on another member.
+        let mut connect_options = etcd_client::ConnectOptions::new()
             .with_connect_timeout(options.connect_timeout)
             .with_timeout(options.connect_timeout)
             .with_keep_alive(options.ttl / 3, options.ttl / 3)
-            .with_keep_alive_while_idle(true);
-        let mut client = tokio::time::timeout(
-            options.connect_timeout,
-            Client::connect([url.as_str()], Some(connect_options)),
-        )
-        .await
-        .map_err(|_| unreachable("no answer".to_owned()))?
-        .map_err(|e| unreachable(e.to_string()))?;
-        // The channel connects lazily: ask something, so that a dead address fails here.
-        tokio::time::timeout(options.connect_timeout, client.status())
-            .await
-            .map_err(|_| unreachable("no answer".to_owned()))?
-            .map_err(|e| unreachable(e.to_string()))?;
+            .with_keep_alive_while_idle(true)
+            .with_require_leader(true)
+            // A token outlives no `--auth-token-ttl`: a holder runs for months.
+            .with_auto_token_refresh(true);
+        if let Some((name, password)) = &config.user {
+            connect_options = connect_options.with_user(name, password);
+        }
+        connect_options = with_tls(connect_options, &config);
+        let connecting = Client::connect(&config.endpoints, Some(connect_options));
+        let mut client = match tokio::time::timeout(options.connect_timeout, connecting).await {
+            Err(_) => return Err(unreachable("no answer".to_owned())),
+            Ok(Err(e)) if is_denied(&e) => return Err(denied(cause(&e))),
+            Ok(Err(e)) => return Err(unreachable(cause(&e))),
+            Ok(Ok(client)) => client,
+        };
+        // The channel connects lazily: ask something, so that a dead address fails here,
+        // and read the prefix, so that a user who may not fails here too.
+        let owners = format!("{}/owner/", options.prefix);
+        let read = client.get(
+            owners.as_str(),
+            Some(
+                GetOptions::new()
+                    .with_prefix()
+                    .with_keys_only()
+                    .with_limit(1),
+            ),
+        );
+        match tokio::time::timeout(options.connect_timeout, read).await {
+            Err(_) => return Err(unreachable("no answer".to_owned())),
+            Ok(Err(e)) if is_denied(&e) => return Err(denied(cause(&e))),
+            // With TLS 1.3 a member that wants a client certificate says so only by
+            // closing the connection after the handshake.
+            Ok(Err(e)) if config.tls && config.client_pem.is_none() => {
+                return Err(unreachable(format!(
+                    "{}; a member that demands a client certificate closes the connection \
+                     like this: give one (with_client_pem)",
+                    cause(&e)
+                )));
+            }
+            Ok(Err(e)) => return Err(unreachable(cause(&e))),
+            Ok(Ok(_)) => {}
+        }
         Ok(EtcdStore {
             client,
             prefix: options.prefix.clone(),
-            endpoint: url,
+            endpoint,
             ttls: Arc::default(),
         })
     }
@@ -94,51 +159,66 @@ impl EtcdStore {
     }
 }
 
-/// Checks an etcd address: `http://host:port` or `host:port` (https needs TLS, which
-/// this build leaves out). Returns it as `http://host:port`.
-///
-/// ```
-/// use snowflake_lease::check_endpoint;
-///
-/// assert_eq!(check_endpoint("127.0.0.1:2379")?, "http://127.0.0.1:2379");
-/// assert!(check_endpoint("https://etcd:2379").is_err());
-/// # Ok::<(), snowflake_lease::LeaseError>(())
-/// ```
-///
-/// # Errors
-///
-/// [`LeaseError::InvalidEndpoint`], saying what is wrong.
-pub fn check_endpoint(endpoint: &str) -> Result<String, LeaseError> {
-    let invalid = |reason: &str| LeaseError::InvalidEndpoint {
-        endpoint: endpoint.to_owned(),
-        reason: reason.to_owned(),
+/// The TLS settings of `config`, on the client's options.
+#[cfg(feature = "tls")]
+fn with_tls(
+    connect: etcd_client::ConnectOptions,
+    config: &EtcdConfig,
+) -> etcd_client::ConnectOptions {
+    use etcd_client::{Certificate, Identity as ClientIdentity, TlsOptions};
+    let Some(ca) = config.ca_pem.as_ref().filter(|_| config.tls) else {
+        return connect;
     };
-    let rest = match endpoint.split_once("://") {
-        Some(("http", rest)) => rest,
-        Some((scheme, _)) => {
-            return Err(invalid(&format!(
-                "scheme `{scheme}` is not supported; expected http://host:port"
-            )));
+    let mut tls = TlsOptions::new().ca_certificate(Certificate::from_pem(ca));
+    if let Some((certificate, key)) = &config.client_pem {
+        tls = tls.identity(ClientIdentity::from_pem(certificate, key));
+    }
+    connect.with_tls(tls)
+}
+
+/// Without the `tls` feature, `check_tls` has refused https already.
+#[cfg(not(feature = "tls"))]
+fn with_tls(
+    connect: etcd_client::ConnectOptions,
+    _config: &EtcdConfig,
+) -> etcd_client::ConnectOptions {
+    connect
+}
+
+/// Whether etcd refused the user: a wrong password, or no permission. (tonic's status
+/// codes are not re-exported; etcd's messages are stable, `etcdserver: ...`.)
+fn is_denied(e: &etcd_client::Error) -> bool {
+    let etcd_client::Error::GRpcStatus(status) = e else {
+        return false;
+    };
+    let message = status.message();
+    [
+        "authentication failed",
+        "permission denied",
+        "user name",
+        "invalid auth token",
+    ]
+    .iter()
+    .any(|phrase| message.contains(phrase))
+}
+
+/// What went wrong: etcd's own message, or a transport error's innermost cause (a TLS
+/// failure says what it is only at the bottom).
+fn cause(e: &etcd_client::Error) -> String {
+    if let etcd_client::Error::GRpcStatus(status) = e {
+        return status.message().to_owned();
+    }
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(inner) = source {
+        let message = inner.to_string();
+        if !text.contains(&message) {
+            text.push_str(": ");
+            text.push_str(&message);
         }
-        None => endpoint,
-    };
-    let rest = rest.strip_suffix('/').unwrap_or(rest);
-    let Some((host, port)) = rest.rsplit_once(':') else {
-        return Err(invalid("expected host:port, such as http://127.0.0.1:2379"));
-    };
-    let host_ok = !host.is_empty()
-        && host
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'[' | b']' | b':'));
-    if !host_ok {
-        return Err(invalid(
-            "the host is empty or has characters no host name has",
-        ));
+        source = inner.source();
     }
-    if port.parse::<u16>().map_or(true, |port| port == 0) {
-        return Err(invalid("the port is not a number in 1..=65535"));
-    }
-    Ok(format!("http://{host}:{port}"))
+    text
 }
 
 fn store_error(what: &str, e: &etcd_client::Error) -> StoreError {

@@ -1,36 +1,74 @@
-//! A real etcd on loopback, for tests and benchmarks (feature `harness`): each
-//! [`Etcd`] has its own data directory and free ports, is waited for through its
-//! `/health` endpoint, and is killed when dropped.
+//! Real etcd on loopback, for tests and benchmarks (feature `harness`): each [`Etcd`] is
+//! one member or a cluster of several, with its own data directories and free ports,
+//! plain or behind mutual TLS with certificates made for it, waited for through each
+//! member's `/health`, and killed when dropped.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// An etcd server started by a test.
+/// etcd started by a test: one member, or a cluster.
 ///
 /// ```no_run
-/// let etcd = snowflake_lease::harness::Etcd::start_or_skip("my test").expect("etcd");
+/// use snowflake_lease::harness::Etcd;
+///
+/// let etcd = Etcd::start_or_skip("my test").expect("etcd");
 /// println!("etcd at {}", etcd.endpoint());
+/// let cluster = Etcd::cluster_or_skip("my test", 3, true).expect("etcd");
+/// println!("members at {}, CA in {}", cluster.endpoints(), cluster.ca().display());
 /// ```
 #[derive(Debug)]
 pub struct Etcd {
-    child: Option<Child>,
     dir: PathBuf,
+    members: Vec<Member>,
+    tls: bool,
+    /// Addresses the members listen on besides 127.0.0.1: a test's own hosts.
+    hosts: Vec<String>,
+}
+
+#[derive(Debug)]
+struct Member {
+    name: String,
+    child: Option<Child>,
     client_port: u16,
     peer_port: u16,
+    /// Plain HTTP `/health` and `/metrics`, whatever the client URLs speak.
+    metrics_port: u16,
 }
 
 impl Etcd {
-    /// Starts etcd, or, when the `etcd` binary is missing, says why and returns
-    /// `None` so that the test can skip. Under CI (`CI` set to `true`) a missing
-    /// etcd is a failure, never a skip.
+    /// Starts one member on plain HTTP, or, when the `etcd` binary is missing, says why
+    /// and returns `None` so that the test can skip. Under CI (`CI` set to `true`) a
+    /// missing etcd is a failure, never a skip.
     ///
     /// # Panics
     ///
     /// When etcd is missing under CI, or does not become healthy in 20 s.
     pub fn start_or_skip(test: &str) -> Option<Etcd> {
+        Etcd::cluster_or_skip(test, 1, false)
+    }
+
+    /// Starts `members` members as one cluster; with `tls`, their client URLs are
+    /// `https://` and demand a client certificate signed by the cluster's own CA
+    /// ([`ca`](Etcd::ca), [`client_cert`](Etcd::client_cert), [`client_key`](Etcd::client_key),
+    /// made with `openssl`). Skips as [`start_or_skip`](Etcd::start_or_skip) does.
+    ///
+    /// # Panics
+    ///
+    /// As [`start_or_skip`](Etcd::start_or_skip), and when `openssl` fails.
+    pub fn cluster_or_skip(test: &str, members: usize, tls: bool) -> Option<Etcd> {
+        Etcd::on_hosts_or_skip(test, members, tls, &[])
+    }
+
+    /// As [`cluster_or_skip`](Etcd::cluster_or_skip), the members also listening on
+    /// `hosts` (addresses of the test's own, such as one end of a veth pair).
+    ///
+    /// # Panics
+    ///
+    /// As [`cluster_or_skip`](Etcd::cluster_or_skip).
+    pub fn on_hosts_or_skip(test: &str, members: usize, tls: bool, hosts: &[&str]) -> Option<Etcd> {
         if Command::new("etcd").arg("--version").output().is_err() {
             let message = "etcd is not installed: `apt-get install etcd-server` (Debian, Ubuntu), \
                            or run the README's test command, which installs it";
@@ -43,91 +81,362 @@ impl Etcd {
             std::process::id(),
             free_port()
         ));
+        std::fs::create_dir_all(&dir).expect("a directory for etcd");
+        let members = (0..members)
+            .map(|i| Member {
+                name: format!("m{i}"),
+                child: None,
+                client_port: free_port(),
+                peer_port: free_port(),
+                metrics_port: free_port(),
+            })
+            .collect();
         let mut etcd = Etcd {
-            child: None,
             dir,
-            client_port: free_port(),
-            peer_port: free_port(),
+            members,
+            tls,
+            hosts: hosts.iter().map(|&host| host.to_owned()).collect(),
         };
-        etcd.launch();
+        if tls {
+            etcd.make_certificates();
+        }
+        for i in 0..etcd.members.len() {
+            etcd.spawn(i);
+        }
+        for i in 0..etcd.members.len() {
+            etcd.wait_healthy(i);
+        }
         Some(etcd)
     }
 
-    /// `http://127.0.0.1:PORT`.
+    /// The first member's client URL, `http://127.0.0.1:PORT` (or `https://`).
     pub fn endpoint(&self) -> String {
-        format!("http://127.0.0.1:{}", self.client_port)
+        self.member_endpoint(0)
     }
 
-    /// Kills it (SIGKILL); the data directory stays.
+    /// Member `i`'s client URL.
+    pub fn member_endpoint(&self, i: usize) -> String {
+        self.endpoint_on(i, "127.0.0.1")
+    }
+
+    /// Member `i`'s client URL on one of the hosts it listens on.
+    pub fn endpoint_on(&self, i: usize, host: &str) -> String {
+        let scheme = if self.tls { "https" } else { "http" };
+        format!("{scheme}://{host}:{}", self.members[i].client_port)
+    }
+
+    /// Every member's client URL, comma-separated, as `--etcd` takes them.
+    pub fn endpoints(&self) -> String {
+        (0..self.members.len())
+            .map(|i| self.member_endpoint(i))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// The CA certificate (PEM file) that signed the members' and the client's.
+    pub fn ca(&self) -> PathBuf {
+        self.dir.join("ca.pem")
+    }
+
+    /// A client certificate (PEM file) the members accept.
+    pub fn client_cert(&self) -> PathBuf {
+        self.dir.join("client.pem")
+    }
+
+    /// The client certificate's key (PEM file).
+    pub fn client_key(&self) -> PathBuf {
+        self.dir.join("client-key.pem")
+    }
+
+    /// A CA certificate (PEM file) that signed nothing of this cluster's.
+    pub fn other_ca(&self) -> PathBuf {
+        self.dir.join("other-ca.pem")
+    }
+
+    /// The member that leads now, by the members' own `etcd_server_is_leader` metric.
+    ///
+    /// # Panics
+    ///
+    /// When no live member says it leads within 10 s.
+    pub fn leader(&self) -> usize {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let leader = (0..self.members.len()).find(|&i| {
+                self.members[i].child.is_some()
+                    && get(self.members[i].metrics_port, "/metrics")
+                        .is_some_and(|text| text.contains("\netcd_server_is_leader 1"))
+            });
+            if let Some(leader) = leader {
+                return leader;
+            }
+            assert!(Instant::now() < deadline, "no etcd member leads");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Turns auth on (plain-HTTP members only): a `root` user, `allowed` with read and
+    /// write on `prefix` and nothing else, and `stranger` with no permission at all.
+    /// Tokens live 2 s (`--auth-token-ttl`), so that a test sees them expire.
+    ///
+    /// # Panics
+    ///
+    /// When etcd refuses a step, or the members speak TLS.
+    pub fn enable_auth(&self, prefix: &str, allowed: (&str, &str), stranger: (&str, &str)) {
+        assert!(!self.tls, "enable_auth is for plain-HTTP members");
+        let endpoint = self.endpoint();
+        let (prefix, allowed, stranger) = (
+            prefix.to_owned(),
+            (allowed.0.to_owned(), allowed.1.to_owned()),
+            (stranger.0.to_owned(), stranger.1.to_owned()),
+        );
+        // A runtime of its own, on a thread of its own: the caller may be inside one.
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a runtime");
+            runtime.block_on(async move {
+                use etcd_client::{Client, Permission};
+                let mut client = Client::connect([endpoint], None).await?;
+                client.user_add("root", "root-password", None).await?;
+                client.user_grant_role("root", "root").await?;
+                client.role_add("snowflake").await?;
+                client
+                    .role_grant_permission(
+                        "snowflake",
+                        Permission::read_write(prefix).with_prefix(),
+                    )
+                    .await?;
+                client.user_add(allowed.0.as_str(), allowed.1, None).await?;
+                client.user_grant_role(allowed.0, "snowflake").await?;
+                client.user_add(stranger.0, stranger.1, None).await?;
+                client.auth_enable().await?;
+                Ok::<(), etcd_client::Error>(())
+            })
+        })
+        .join()
+        .expect("the auth thread")
+        .expect("etcd enables auth");
+    }
+
+    /// Kills the first member (SIGKILL); its data directory stays.
     pub fn kill(&mut self) {
-        if let Some(mut child) = self.child.take() {
+        self.kill_member(0);
+    }
+
+    /// Kills member `i` (SIGKILL); its data directory stays.
+    pub fn kill_member(&mut self, i: usize) {
+        if let Some(mut child) = self.members[i].child.take() {
             let _ = child.kill();
             let _ = child.wait();
         }
     }
 
-    /// Starts it again on the same data directory and ports.
+    /// Starts the first member again on the same data directory and ports.
     ///
     /// # Panics
     ///
     /// When it does not become healthy in 20 s.
     pub fn restart(&mut self) {
-        self.kill();
-        self.launch();
+        self.restart_member(0);
     }
 
-    fn launch(&mut self) {
-        let client = format!("http://127.0.0.1:{}", self.client_port);
-        let peer = format!("http://127.0.0.1:{}", self.peer_port);
-        let log = std::fs::File::create(self.dir.with_extension("log")).ok();
-        let child = Command::new("etcd")
-            .arg("--name=test")
-            .arg(format!("--data-dir={}", self.dir.display()))
-            .arg(format!("--listen-client-urls={client}"))
-            .arg(format!("--advertise-client-urls={client}"))
+    /// Starts member `i` again on the same data directory and ports.
+    ///
+    /// # Panics
+    ///
+    /// When it does not become healthy in 20 s.
+    pub fn restart_member(&mut self, i: usize) {
+        self.kill_member(i);
+        self.spawn(i);
+        self.wait_healthy(i);
+    }
+
+    fn spawn(&mut self, i: usize) {
+        let scheme = if self.tls { "https" } else { "http" };
+        let cluster = self
+            .members
+            .iter()
+            .map(|m| format!("{}=http://127.0.0.1:{}", m.name, m.peer_port))
+            .collect::<Vec<_>>()
+            .join(",");
+        let member = &self.members[i];
+        let listen = std::iter::once("127.0.0.1")
+            .chain(self.hosts.iter().map(String::as_str))
+            .map(|host| format!("{scheme}://{host}:{}", member.client_port))
+            .collect::<Vec<_>>()
+            .join(",");
+        let advertise = format!("{scheme}://127.0.0.1:{}", member.client_port);
+        let peer = format!("http://127.0.0.1:{}", member.peer_port);
+        let data = self.dir.join(&member.name);
+        let log = std::fs::File::create(self.dir.join(format!("{}.log", member.name))).ok();
+        let mut command = Command::new("etcd");
+        command
+            .arg(format!("--name={}", member.name))
+            .arg(format!("--data-dir={}", data.display()))
+            .arg(format!("--listen-client-urls={listen}"))
+            .arg(format!("--advertise-client-urls={advertise}"))
             .arg(format!("--listen-peer-urls={peer}"))
             .arg(format!("--initial-advertise-peer-urls={peer}"))
-            .arg(format!("--initial-cluster=test={peer}"))
+            .arg(format!("--initial-cluster={cluster}"))
+            .arg(format!(
+                "--listen-metrics-urls=http://127.0.0.1:{}",
+                member.metrics_port
+            ))
+            // Elections within a second, as on a healthy LAN.
+            .arg("--heartbeat-interval=100")
+            .arg("--election-timeout=1000")
+            .arg("--auth-token-ttl=2");
+        if self.tls {
+            command
+                .arg(format!(
+                    "--cert-file={}",
+                    self.dir.join("server.pem").display()
+                ))
+                .arg(format!(
+                    "--key-file={}",
+                    self.dir.join("server-key.pem").display()
+                ))
+                .arg(format!("--trusted-ca-file={}", self.ca().display()))
+                .arg("--client-cert-auth");
+        }
+        let child = command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(log.map_or_else(Stdio::null, Stdio::from))
             .spawn()
             .expect("etcd starts");
-        self.child = Some(child);
+        self.members[i].child = Some(child);
+    }
+
+    fn wait_healthy(&self, i: usize) {
+        let member = &self.members[i];
         let deadline = Instant::now() + Duration::from_secs(20);
-        while !self.healthy() {
+        while !get(member.metrics_port, "/health")
+            .is_some_and(|t| t.contains("\"health\":\"true\""))
+        {
             assert!(
                 Instant::now() < deadline,
-                "etcd on port {} did not become healthy; see {}",
-                self.client_port,
-                self.dir.with_extension("log").display()
+                "etcd member {} did not become healthy; see {}",
+                member.name,
+                self.dir.join(format!("{}.log", member.name)).display()
             );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
 
-    /// `GET /health` answers `"health":"true"`.
-    fn healthy(&self) -> bool {
-        let Ok(mut stream) = TcpStream::connect(("127.0.0.1", self.client_port)) else {
-            return false;
-        };
-        let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
-        let request = format!(
-            "GET /health HTTP/1.0\r\nHost: 127.0.0.1:{}\r\n\r\n",
-            self.client_port
-        );
-        let mut answer = String::new();
-        stream.write_all(request.as_bytes()).is_ok()
-            && stream.read_to_string(&mut answer).is_ok()
-            && answer.contains("\"health\":\"true\"")
+    /// A CA, a server certificate for 127.0.0.1 and the test's hosts (not for
+    /// 127.0.0.2, so that a test can ask for a name it does not cover), a client
+    /// certificate, and a second CA that signed none of them.
+    fn make_certificates(&self) {
+        let dir = &self.dir;
+        let sans = std::iter::once("127.0.0.1")
+            .chain(self.hosts.iter().map(String::as_str))
+            .map(|host| format!("IP:{host}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        for ca in ["ca", "other-ca"] {
+            openssl(
+                dir,
+                &[
+                    "req",
+                    "-x509",
+                    "-newkey",
+                    "ec",
+                    "-pkeyopt",
+                    "ec_paramgen_curve:P-256",
+                    "-nodes",
+                    "-days",
+                    "2",
+                    "-subj",
+                    &format!("/CN=snowflake-kit test {ca}"),
+                    "-keyout",
+                    &format!("{ca}-key.pem"),
+                    "-out",
+                    &format!("{ca}.pem"),
+                ],
+            );
+        }
+        for (name, extensions) in [
+            (
+                "server",
+                format!("subjectAltName={sans}\nextendedKeyUsage=serverAuth"),
+            ),
+            ("client", "extendedKeyUsage=clientAuth".to_owned()),
+        ] {
+            std::fs::write(dir.join(format!("{name}.ext")), extensions).expect("write");
+            openssl(
+                dir,
+                &[
+                    "req",
+                    "-newkey",
+                    "ec",
+                    "-pkeyopt",
+                    "ec_paramgen_curve:P-256",
+                    "-nodes",
+                    "-subj",
+                    &format!("/CN={name}"),
+                    "-keyout",
+                    &format!("{name}-key.pem"),
+                    "-out",
+                    &format!("{name}.csr"),
+                ],
+            );
+            openssl(
+                dir,
+                &[
+                    "x509",
+                    "-req",
+                    "-in",
+                    &format!("{name}.csr"),
+                    "-CA",
+                    "ca.pem",
+                    "-CAkey",
+                    "ca-key.pem",
+                    "-CAcreateserial",
+                    "-days",
+                    "2",
+                    "-extfile",
+                    &format!("{name}.ext"),
+                    "-out",
+                    &format!("{name}.pem"),
+                ],
+            );
+        }
     }
+}
+
+/// Runs `openssl` in `dir`.
+fn openssl(dir: &Path, args: &[&str]) {
+    let output = Command::new("openssl")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("openssl runs (Debian: apt-get install openssl)");
+    assert!(
+        output.status.success(),
+        "openssl {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// A plain HTTP GET on loopback: the body, if it answered.
+fn get(port: u16, path: &str) -> Option<String> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(1))).ok()?;
+    let request = format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n");
+    stream.write_all(request.as_bytes()).ok()?;
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).ok()?;
+    Some(answer)
 }
 
 impl Drop for Etcd {
     fn drop(&mut self) {
-        self.kill();
+        for i in 0..self.members.len() {
+            self.kill_member(i);
+        }
         let _ = std::fs::remove_dir_all(&self.dir);
-        let _ = std::fs::remove_file(self.dir.with_extension("log"));
     }
 }
 

@@ -34,6 +34,9 @@ pub(crate) struct Holder<S: Store, C: Clock> {
     valid_until: Instant,
     next_keep_alive: Instant,
     tick: Duration,
+    /// Until the next step: the tick, or a fifth of it after a failed call, which may have
+    /// met a dead member or an election: the next one likely goes to a live leader.
+    pause: Duration,
     trust: Trust,
     /// The marks this lease asked for whose answers never came (a timeout, a dropped
     /// connection): any of them may have been committed. Only these are taken as
@@ -78,6 +81,7 @@ impl<S: Store, C: Clock> Holder<S, C> {
             valid_until: acquired.valid_until,
             next_keep_alive: Instant::now() + options.ttl / 3,
             tick,
+            pause: tick,
             trust,
             unanswered: Vec::new(),
             options,
@@ -94,7 +98,7 @@ impl<S: Store, C: Clock> Holder<S, C> {
         let _halt = HaltOnDrop(Arc::clone(&self.shared));
         loop {
             tokio::select! {
-                () = sleep(self.tick) => {}
+                () = sleep(self.pause) => {}
                 _ = stop.changed() => return self.release().await,
             }
             let Err(loss) = self.step().await else {
@@ -148,16 +152,23 @@ impl<S: Store, C: Clock> Holder<S, C> {
     /// Keeps the lease, reserves time ahead, moves the ceiling.
     async fn step(&mut self) -> Result<(), Loss> {
         let ttl = self.options.ttl;
+        // A call bounded by the lease's third and by half the window, so that one stuck in
+        // an election leaves time to try again before the reserved time runs out.
+        let call = ttl.min(self.options.window * 3 / 2);
+        self.pause = self.tick;
         if Instant::now() >= self.next_keep_alive {
             let sent = Instant::now();
-            match within(ttl, self.store.keep_alive(self.lease)).await {
+            match within(call, self.store.keep_alive(self.lease)).await {
                 Ok(Some(granted)) => {
                     self.valid_until = sent + valid_for(&self.options, granted);
                     self.next_keep_alive = sent + ttl / 3;
                 }
                 Ok(None) => return Err(Loss::LeaseGone),
                 // Silent or failing: try again soon; the lease runs out on its own.
-                Err(_) => self.next_keep_alive = Instant::now() + self.tick,
+                Err(_) => {
+                    self.next_keep_alive = Instant::now() + self.tick / 5;
+                    self.pause = self.tick / 5;
+                }
             }
         }
         if Instant::now() >= self.valid_until {
@@ -180,7 +191,7 @@ impl<S: Store, C: Clock> Holder<S, C> {
             let reserve = self
                 .store
                 .reserve(identity, self.lease, self.hwm_ms, reserve_ms);
-            match within(ttl, reserve).await {
+            match within(call, reserve).await {
                 Ok(Reservation::Committed) => {
                     self.hwm_ms = reserve_ms;
                     // Each asked to move the mark from where it no longer is: none can
@@ -200,8 +211,9 @@ impl<S: Store, C: Clock> Holder<S, C> {
                         to_ms: hwm_ms,
                     });
                 }
-                // Try again at the next tick; the ceiling stays where it is.
+                // Try again soon; the ceiling stays where it is.
                 Err(_) => {
+                    self.pause = self.tick / 5;
                     if self.unanswered.len() == UNANSWERED {
                         self.unanswered.remove(0);
                     }

@@ -56,6 +56,7 @@
 //!   ahead after three TTLs stops the holder ([`State::Stopped`]).
 
 mod acquire;
+mod config;
 mod error;
 mod etcd;
 #[cfg(feature = "harness")]
@@ -67,8 +68,9 @@ mod options;
 mod status;
 mod store;
 
+pub use crate::config::{EtcdConfig, check_endpoint};
 pub use crate::error::LeaseError;
-pub use crate::etcd::{EtcdStore, check_endpoint};
+pub use crate::etcd::EtcdStore;
 pub use crate::leased::LeasedGenerator;
 pub use crate::memory::MemStore;
 pub use crate::options::{Choice, LeaseOptions, OnLoss};

@@ -358,7 +358,15 @@ async fn after_a_release_the_next_holder_claims_at_once_above_the_hwm() {
 async fn bad_endpoints_and_silence_are_clear_errors() {
     let options = LeaseOptions::default();
     for (endpoint, reason) in [
-        ("https://127.0.0.1:2379", "scheme `https`"),
+        ("ftp://127.0.0.1:2379", "scheme `ftp`"),
+        (
+            "https://127.0.0.1:2379",
+            "https:// members need the CA certificate",
+        ),
+        (
+            "http://127.0.0.1:2379,https://127.0.0.1:2380",
+            "mix http:// and https://",
+        ),
         ("127.0.0.1", "expected host:port"),
         ("http://127.0.0.1:0", "port"),
         ("http://bad host:1", "host"),
@@ -394,7 +402,7 @@ async fn bad_endpoints_and_silence_are_clear_errors() {
     assert!(started.elapsed() < Duration::from_secs(3));
     assert!(
         error.to_string().starts_with(&format!(
-            "etcd at http://127.0.0.1:{port} did not answer within 500ms"
+            "cannot reach etcd at http://127.0.0.1:{port} (giving up after 500ms): "
         )),
         "{error}"
     );
