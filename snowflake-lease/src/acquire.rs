@@ -52,7 +52,8 @@ impl Trust {
 
 /// Acquires the identity `choice` names, as `options` say. `pending` holds the new lease
 /// from its grant until this returns: a caller that drops this future half-way (a stop
-/// signal) finds the lease there, to release it.
+/// signal) finds the lease there, to release it. `report` hears each refusal that is
+/// waited out (an identity held, a datacenter full).
 pub(crate) async fn acquire<S: Store, C: Clock>(
     store: &S,
     options: &LeaseOptions,
@@ -60,17 +61,21 @@ pub(crate) async fn acquire<S: Store, C: Clock>(
     clock: &C,
     trust: &mut Trust,
     pending: &mut Option<LeaseId>,
+    report: Report<'_>,
 ) -> Result<Acquired, LeaseError> {
     let ttl = options.ttl;
     let lease = within(ttl, store.grant(ttl)).await?;
     *pending = Some(lease);
-    let acquired = steps(store, options, choice, clock, trust, lease).await;
+    let acquired = steps(store, options, choice, clock, trust, lease, report).await;
     if acquired.is_err() {
         let _ = within(ttl, store.release(lease)).await;
     }
     *pending = None;
     acquired
 }
+
+/// Who hears the refusals a claim waits out.
+pub(crate) type Report<'a> = &'a (dyn Fn(&LeaseError) + Send + Sync);
 
 /// The steps after the grant.
 async fn steps<S: Store, C: Clock>(
@@ -80,9 +85,10 @@ async fn steps<S: Store, C: Clock>(
     clock: &C,
     trust: &mut Trust,
     lease: LeaseId,
+    report: Report<'_>,
 ) -> Result<Acquired, LeaseError> {
     let ttl = options.ttl;
-    let (identity, floor_ms) = claim(store, options, choice, clock, lease).await?;
+    let (identity, floor_ms) = claim(store, options, choice, clock, lease, report).await?;
     wait_above(store, options, clock, lease, identity, floor_ms).await?;
     let valid_until = renew(store, options, lease, identity).await?;
     // The first window, above the mark read at the claim.
@@ -124,6 +130,7 @@ async fn claim<S: Store, C: Clock>(
     choice: Choice,
     clock: &C,
     lease: LeaseId,
+    report: Report<'_>,
 ) -> Result<(Identity, u64), LeaseError> {
     let ttl = options.ttl;
     // Read once: every scan of this claim starts at the same place.
@@ -154,6 +161,7 @@ async fn claim<S: Store, C: Clock>(
         if Instant::now() >= deadline {
             return Err(refused);
         }
+        report(&refused);
         sleep((ttl / 20).max(Duration::from_millis(50))).await;
         // Our own lease must outlive the wait.
         within(ttl, store.keep_alive(lease)).await?;

@@ -253,6 +253,8 @@ impl<S: Store, C: Clock> Holder<S, C> {
             self.shared.generator.clock(),
             &mut self.trust,
             &mut self.pending,
+            // The status says why a reclaim is retried.
+            &|_| {},
         ))
         .await?;
         self.lease = acquired.lease;

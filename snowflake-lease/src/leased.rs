@@ -100,6 +100,45 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
         options: LeaseOptions,
         clock: C,
     ) -> Result<Self, LeaseError> {
+        LeasedGenerator::start_reporting(store, options, clock, &|_| {}).await
+    }
+
+    /// [`start_with_clock`](LeasedGenerator::start_with_clock), telling `report` each
+    /// refusal that the start waits out: a fixed identity held by another
+    /// ([`LeaseError::Held`]), every machine of a datacenter held
+    /// ([`LeaseError::DatacenterFull`]). A server says so while it waits.
+    ///
+    /// ```
+    /// use std::sync::Mutex;
+    /// use std::time::Duration;
+    /// use snowflake_kit::SystemClock;
+    /// use snowflake_lease::{Identity, LeaseOptions, LeasedGenerator, MemStore};
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+    /// let store = MemStore::new();
+    /// let identity = Identity::new(3, 3)?;
+    /// let lease = snowflake_lease::Store::grant(&store, Duration::from_secs(10)).await?;
+    /// snowflake_lease::Store::claim(&store, identity, lease, "another").await?;
+    ///
+    /// let mut options = LeaseOptions::default().fixed(identity);
+    /// options.claim_wait = Duration::from_millis(200);
+    /// let heard = Mutex::new(Vec::new());
+    /// let report = |e: &snowflake_lease::LeaseError| heard.lock().unwrap().push(e.to_string());
+    /// let started = LeasedGenerator::start_reporting(store, options, SystemClock, &report).await;
+    /// assert!(started.is_err());
+    /// assert_eq!(heard.lock().unwrap()[0], "identity 3/3 is held by \"another\"");
+    /// # Ok::<(), Box<dyn std::error::Error>>(()) }).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`start`](LeasedGenerator::start).
+    pub async fn start_reporting<S: Store>(
+        store: S,
+        options: LeaseOptions,
+        clock: C,
+        report: &(dyn Fn(&LeaseError) + Send + Sync),
+    ) -> Result<Self, LeaseError> {
         options.check()?;
         let store = Arc::new(store);
         let mut trust = Trust::default();
@@ -111,6 +150,7 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
             &clock,
             &mut trust,
             &mut None,
+            report,
         ))
         .await?;
         let generator = Generator::for_identity_with_clock(acquired.identity, clock);

@@ -1,5 +1,6 @@
 //! Where the service's IDs come from: nothing, a fixed identity, or a leased one.
 
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -12,8 +13,59 @@ pub(crate) enum Issuer {
     None,
     /// `--dc N --machine N`.
     Fixed(Generator),
-    /// `--etcd URL`, with `--auto` or a fixed pair.
-    Leased(LeasedGenerator),
+    /// `--etcd URL`, with `--auto` or a fixed pair: claimed while the server serves.
+    Leased(Lease),
+}
+
+/// A leased identity, or what the claim of one waits for.
+pub(crate) struct Lease {
+    choice: Choice,
+    generator: OnceLock<LeasedGenerator>,
+    waiting: Mutex<String>,
+}
+
+impl Lease {
+    /// Not held yet: claiming as `choice` says.
+    pub(crate) fn claiming(choice: Choice) -> Lease {
+        let what = match choice {
+            Choice::Fixed(identity) => format!(
+                "datacenter {}, machine {}",
+                identity.datacenter(),
+                identity.machine()
+            ),
+            Choice::Datacenter(datacenter) => {
+                format!("any free machine of datacenter {datacenter}")
+            }
+            Choice::Auto => "any free identity".to_owned(),
+        };
+        Lease {
+            choice,
+            generator: OnceLock::new(),
+            waiting: Mutex::new(format!("claiming {what} from etcd")),
+        }
+    }
+
+    /// What the claim waits for now, as a 503 says it.
+    pub(crate) fn wait_for(&self, reason: &str) {
+        *self.waiting.lock().unwrap_or_else(PoisonError::into_inner) =
+            format!("waiting for the identity: {reason}; trying again");
+    }
+
+    /// The claim is done: issue from `generator`.
+    pub(crate) fn hold(&self, generator: LeasedGenerator) {
+        let _ = self.generator.set(generator);
+    }
+
+    fn generator(&self) -> Result<&LeasedGenerator, Unavailable> {
+        self.generator.get().ok_or_else(|| {
+            Unavailable(
+                self.waiting
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clone(),
+            )
+        })
+    }
 }
 
 /// Why no ID was issued, for a 503.
@@ -55,7 +107,7 @@ pub(crate) struct IdentityJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     lease_losses: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<&'static str>,
+    message: Option<String>,
 }
 
 /// What a 503 for a missing identity says.
@@ -115,7 +167,8 @@ impl Issuer {
                 )
                 .await
             }
-            Issuer::Leased(generator) => {
+            Issuer::Leased(lease) => {
+                let generator = lease.generator()?;
                 waiting(
                     || generator.try_next_id_now(),
                     |from, until, waited| generator.check_wait(from, until, waited),
@@ -131,7 +184,7 @@ impl Issuer {
         match self {
             Issuer::None => Err(Unavailable(NO_IDENTITY.to_owned())),
             Issuer::Fixed(generator) => Ok(generator.try_fill(out)?),
-            Issuer::Leased(generator) => Ok(generator.try_fill(out)?),
+            Issuer::Leased(lease) => Ok(lease.generator()?.try_fill(out)?),
         }
     }
 
@@ -152,8 +205,8 @@ impl Issuer {
                     )))
                 }
             }
-            Issuer::Leased(generator) => {
-                let status = generator.status();
+            Issuer::Leased(lease) => {
+                let status = lease.generator()?.status();
                 if status.state != State::Holding {
                     return Err(Unavailable(format!(
                         "the lease is not held: {}",
@@ -175,7 +228,8 @@ impl Issuer {
         match self {
             Issuer::None => None,
             Issuer::Fixed(generator) => Some((generator.identity(), "fixed")),
-            Issuer::Leased(generator) => {
+            Issuer::Leased(lease) => {
+                let generator = lease.generator.get()?;
                 Some((generator.identity(), choice_name(generator.choice())))
             }
         }
@@ -184,7 +238,10 @@ impl Issuer {
     /// How many times the lease was lost, for the metrics.
     pub(crate) fn lease_losses(&self) -> u64 {
         match self {
-            Issuer::Leased(generator) => generator.status().lease_losses,
+            Issuer::Leased(lease) => lease
+                .generator
+                .get()
+                .map_or(0, |generator| generator.status().lease_losses),
             _ => 0,
         }
     }
@@ -202,16 +259,33 @@ impl Issuer {
             message: None,
         };
         match self {
-            Issuer::None => json.message = Some(NO_IDENTITY),
+            Issuer::None => json.message = Some(NO_IDENTITY.to_owned()),
             Issuer::Fixed(generator) => {
                 json.mode = "fixed";
                 json.choice = Some("fixed");
                 json.datacenter = Some(generator.datacenter());
                 json.machine = Some(generator.machine());
             }
-            Issuer::Leased(generator) => {
-                let status = generator.status();
+            Issuer::Leased(lease) => {
                 json.mode = "leased";
+                let generator = match lease.generator() {
+                    Ok(generator) => generator,
+                    Err(Unavailable(waiting)) => {
+                        json.choice = Some(choice_name(lease.choice));
+                        match lease.choice {
+                            Choice::Fixed(identity) => {
+                                json.datacenter = Some(identity.datacenter());
+                                json.machine = Some(identity.machine());
+                            }
+                            Choice::Datacenter(datacenter) => json.datacenter = Some(datacenter),
+                            Choice::Auto => {}
+                        }
+                        json.state = Some("claiming".to_owned());
+                        json.message = Some(waiting);
+                        return json;
+                    }
+                };
+                let status = generator.status();
                 json.choice = Some(choice_name(generator.choice()));
                 json.datacenter = Some(status.identity.datacenter());
                 json.machine = Some(status.identity.machine());
@@ -226,7 +300,9 @@ impl Issuer {
 
     /// Releases a leased identity, so that the next holder need not wait for its TTL.
     pub(crate) async fn release(&self) {
-        if let Issuer::Leased(generator) = self {
+        if let Issuer::Leased(lease) = self
+            && let Some(generator) = lease.generator.get()
+        {
             // Bounded: a shutdown must not hang on a silent etcd.
             let _ = tokio::time::timeout(Duration::from_secs(5), generator.release()).await;
         }

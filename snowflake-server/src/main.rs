@@ -4,12 +4,17 @@
 //! ```text
 //! snowflake-server [--listen ADDR]                     (default 127.0.0.1:8080)
 //!                  [--dc N --machine N]                fixed identity
-//!                  [--etcd URL [--etcd-prefix P] [--auto | --dc N --machine N] [--lease-ttl SECONDS]]
+//!                  [--etcd URL[,URL...] [--etcd-prefix P] [--auto | --dc N [--auto | --machine N]]
+//!                   [--lease-ttl SECONDS] [--claim-wait SECONDS]
+//!                   [--etcd-ca FILE [--etcd-cert FILE --etcd-key FILE]]
+//!                   [--etcd-user NAME (--etcd-password-file FILE | $SNOWFLAKE_ETCD_PASSWORD)]]
 //! ```
 //!
-//! Bad flags: one line on stderr, exit status 2. A port in use or an unreachable
-//! etcd: one line naming it, exit status 1. SIGTERM or Ctrl-C: stop accepting,
-//! finish what is in flight, release the identity, exit 0.
+//! Bad flags: one line on stderr, exit status 2. A port in use, an unreachable etcd,
+//! a TLS or auth failure, an identity not claimed in time: one line naming it, exit
+//! status 1. The server answers from the start; while it claims its identity, the ID
+//! endpoints and `/readyz` answer 503 saying what it waits for. SIGTERM or Ctrl-C:
+//! stop accepting, finish what is in flight, release the identity, exit 0.
 
 mod api;
 mod error;
@@ -28,9 +33,9 @@ use axum::Router;
 use axum::routing::get;
 use clap::Parser;
 use snowflake_kit::{Field, Identity, parse_decimal};
-use snowflake_lease::{EtcdStore, LeaseError, LeaseOptions, LeasedGenerator};
+use snowflake_lease::{EtcdConfig, EtcdStore, LeaseError, LeaseOptions, LeasedGenerator};
 
-use crate::issuer::Issuer;
+use crate::issuer::{Issuer, Lease};
 use crate::metrics::Metrics;
 
 /// Serve the Snowflake ID page and an ID service.
@@ -47,9 +52,27 @@ struct Args {
     /// Machine id, 0..=31: of a fixed identity (with --dc).
     #[arg(long, value_name = "N")]
     machine: Option<String>,
-    /// Lease the identity from etcd at this address (http://host:port).
-    #[arg(long, value_name = "URL")]
+    /// Lease the identity from etcd: its members, comma-separated, all http://host:port
+    /// or all https://host:port.
+    #[arg(long, value_name = "URL[,URL...]")]
     etcd: Option<String>,
+    /// The CA certificate (PEM) that https:// members are verified against.
+    #[arg(long, value_name = "FILE")]
+    etcd_ca: Option<String>,
+    /// A client certificate (PEM) for members that demand mutual TLS (with --etcd-key).
+    #[arg(long, value_name = "FILE")]
+    etcd_cert: Option<String>,
+    /// The client certificate's private key (PEM) (with --etcd-cert).
+    #[arg(long, value_name = "FILE")]
+    etcd_key: Option<String>,
+    /// The etcd user, for clusters with auth enabled; its password comes from
+    /// --etcd-password-file or the environment variable SNOWFLAKE_ETCD_PASSWORD.
+    #[expect(clippy::doc_markdown, reason = "--help shows it as written")]
+    #[arg(long, value_name = "NAME")]
+    etcd_user: Option<String>,
+    /// A file holding the etcd user's password (one line).
+    #[arg(long, value_name = "FILE")]
+    etcd_password_file: Option<String>,
     /// The key prefix in etcd [default: /snowflake-kit/v1/default].
     #[arg(long, value_name = "P")]
     etcd_prefix: Option<String>,
@@ -73,14 +96,18 @@ pub(crate) struct AppState {
 }
 
 /// How the server was asked to get its identity.
+#[expect(clippy::large_enum_variant, reason = "made once, at start")]
 enum Plan {
     None,
     Fixed(Identity),
     Leased {
-        endpoint: String,
+        config: EtcdConfig,
         options: LeaseOptions,
     },
 }
+
+/// Where the password comes from when it is not in a file.
+const PASSWORD_VARIABLE: &str = "SNOWFLAKE_ETCD_PASSWORD";
 
 /// A bad flag: one line, exit status 2.
 struct Usage(String);
@@ -121,12 +148,17 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
         (None, Some(_), _) => return Err(Usage("--machine needs --dc too".to_owned())),
         _ => None,
     };
-    let Some(endpoint) = &args.etcd else {
+    let Some(endpoints) = &args.etcd else {
         for (given, flag) in [
             (args.auto, "--auto"),
             (args.lease_ttl.is_some(), "--lease-ttl"),
             (args.etcd_prefix.is_some(), "--etcd-prefix"),
             (args.claim_wait.is_some(), "--claim-wait"),
+            (args.etcd_ca.is_some(), "--etcd-ca"),
+            (args.etcd_cert.is_some(), "--etcd-cert"),
+            (args.etcd_key.is_some(), "--etcd-key"),
+            (args.etcd_user.is_some(), "--etcd-user"),
+            (args.etcd_password_file.is_some(), "--etcd-password-file"),
         ] {
             if given {
                 return Err(Usage(format!(
@@ -138,16 +170,76 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
     };
     let options = lease_options(args, identity, dc)?;
     // A malformed URL is a bad flag; an unreachable one is found when connecting.
-    if let Err(e @ LeaseError::InvalidEndpoint { .. }) = snowflake_lease::check_endpoint(endpoint) {
-        return Err(Usage(e.to_string()));
+    let config = EtcdConfig::new(endpoints).map_err(|e| Usage(format!("--etcd: {e}")))?;
+    let config = etcd_access(args, config)?;
+    Ok((listen, Plan::Leased { config, options }))
+}
+
+/// TLS and the user from the flags, each file read now: a file flag that names nothing
+/// is a bad flag, as is half of a pair.
+fn etcd_access(args: &Args, mut config: EtcdConfig) -> Result<EtcdConfig, Usage> {
+    let read = |flag: &str, path: &str| {
+        std::fs::read(path).map_err(|e| Usage(format!("{flag} {path:?}: cannot read it: {e}")))
+    };
+    match (&args.etcd_ca, config.is_tls()) {
+        (Some(ca), true) => config = config.with_ca_pem(read("--etcd-ca", ca)?),
+        (None, true) => {
+            return Err(Usage(
+                "--etcd https://... needs --etcd-ca FILE, the CA that signed the members' \
+                 certificates"
+                    .to_owned(),
+            ));
+        }
+        (Some(_), false) => {
+            return Err(Usage(
+                "--etcd-ca is for https:// members; --etcd lists http:// ones".to_owned(),
+            ));
+        }
+        (None, false) => {}
     }
-    Ok((
-        listen,
-        Plan::Leased {
-            endpoint: endpoint.clone(),
-            options,
-        },
-    ))
+    match (&args.etcd_cert, &args.etcd_key) {
+        (Some(_), Some(_)) if !config.is_tls() => {
+            return Err(Usage(
+                "--etcd-cert and --etcd-key are for https:// members; --etcd lists http:// ones"
+                    .to_owned(),
+            ));
+        }
+        (Some(cert), Some(key)) => {
+            config = config.with_client_pem(read("--etcd-cert", cert)?, read("--etcd-key", key)?);
+        }
+        (Some(_), None) => return Err(Usage("--etcd-cert needs --etcd-key too".to_owned())),
+        (None, Some(_)) => return Err(Usage("--etcd-key needs --etcd-cert too".to_owned())),
+        (None, None) => {}
+    }
+    let password = match &args.etcd_password_file {
+        Some(path) => {
+            let text = read("--etcd-password-file", path)?;
+            let text = String::from_utf8(text).map_err(|_| {
+                Usage(format!(
+                    "--etcd-password-file {path:?}: the password is not UTF-8"
+                ))
+            })?;
+            // One line; the newline an editor adds is not part of it.
+            Some(text.trim_end_matches(['\n', '\r']).to_owned())
+        }
+        None => std::env::var(PASSWORD_VARIABLE).ok(),
+    };
+    match (&args.etcd_user, password) {
+        (Some(user), Some(password)) => config = config.with_user(user, password),
+        (Some(_), None) => {
+            return Err(Usage(format!(
+                "--etcd-user needs a password: --etcd-password-file FILE, or the environment \
+                 variable {PASSWORD_VARIABLE} (never a flag, which `ps` would show)"
+            )));
+        }
+        (None, _) if args.etcd_password_file.is_some() => {
+            return Err(Usage(
+                "--etcd-password-file needs --etcd-user, the user it is the password of".to_owned(),
+            ));
+        }
+        (None, _) => {}
+    }
+    Ok(config)
 }
 
 /// A flag's whole seconds, `min..=3600`: the runtime's digits-only rule, then the range.
@@ -266,8 +358,8 @@ pub(crate) fn app(state: Arc<AppState>) -> Router {
 const DRAIN: Duration = Duration::from_secs(10);
 
 async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
-    // Before anything that can take a while (the claim waits for etcd), so that a
-    // stop signal never meets the default action, which would leave the lease held.
+    // Before anything that can take a while, so that a stop signal never meets the
+    // default action, which would leave the lease held.
     let mut stop = Stop::new().map_err(|e| format!("cannot handle signals: {e}"))?;
     // The port first: a port in use must not cost a claim of an identity.
     let listener = tokio::net::TcpListener::bind(listen)
@@ -275,31 +367,28 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
         .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
     // How long a claim in flight at a stop signal may go on: its wait for the clock to
     // pass the high-water mark, and a second.
-    let grace = match &plan {
-        Plan::Leased { options, .. } => options.max_clock_wait + Duration::from_secs(1),
-        Plan::None | Plan::Fixed(..) => Duration::ZERO,
-    };
-    let mut claiming = std::pin::pin!(issuer(plan));
-    let issuer = tokio::select! {
-        issuer = &mut claiming => issuer?,
-        () = stop.wait() => {
-            // A claim that has won the identity may still be waiting for the clock to
-            // pass its high-water mark: let it finish, then release it, rather than
-            // leave the identity held until its lease runs out. A second signal, or
-            // the grace running out, ends the wait.
-            tokio::select! {
-                claimed = tokio::time::timeout(grace, &mut claiming) => {
-                    if let Ok(Ok(issuer)) = claimed {
-                        issuer.release().await;
-                    }
-                }
-                () = stop.wait() => {}
-            }
-            return Ok(());
-        }
+    let (issuer, lease) = match plan {
+        Plan::None => (Issuer::None, None),
+        Plan::Fixed(identity) => (
+            Issuer::Fixed(snowflake_kit::Generator::for_identity(identity)),
+            None,
+        ),
+        Plan::Leased { config, options } => (
+            Issuer::Leased(Lease::claiming(options.choice)),
+            Some((config, options)),
+        ),
     };
     let metrics = Metrics::new().map_err(|e| format!("cannot set up the metrics: {e}"))?;
     let state = Arc::new(AppState { issuer, metrics });
+    // The claim goes on while the server answers: the page, compose, decode, the
+    // health and the metrics need no identity, and the rest say what they wait for.
+    let (grace, mut claim) = match lease {
+        Some((config, options)) => (
+            options.max_clock_wait + Duration::from_secs(1),
+            Some(tokio::spawn(claim(Arc::clone(&state), config, options))),
+        ),
+        None => (Duration::ZERO, None),
+    };
     let local = listener.local_addr().map_err(|e| e.to_string())?;
     // A closed stdout is no reason to panic.
     let _ = writeln!(
@@ -311,39 +400,79 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
         let _ = stopped.await;
     });
     let mut serving = std::pin::pin!(serving.into_future());
-    let served = tokio::select! {
-        result = &mut serving => result,
-        () = stop.wait() => {
-            let _ = stopping.send(());
-            // In-flight requests finish within the drain time; a half-sent one does
-            // not hold the lease hostage, and a second signal ends the wait.
-            tokio::select! {
-                result = &mut serving => result,
-                () = tokio::time::sleep(DRAIN) => Ok(()),
-                () = stop.wait() => Ok(()),
-            }
+    let claim_failed = async {
+        match &mut claim {
+            Some(task) => match task.await {
+                Ok(Ok(())) => std::future::pending().await,
+                Ok(Err(e)) => e,
+                Err(e) => format!("the claim failed: {e}"),
+            },
+            None => std::future::pending().await,
         }
     };
+    let (served, failed) = tokio::select! {
+        result = &mut serving => (result, None),
+        failed = claim_failed => {
+            let _ = stopping.send(());
+            (drain(&mut serving, &mut stop).await, Some(failed))
+        }
+        () = stop.wait() => {
+            let _ = stopping.send(());
+            (drain(&mut serving, &mut stop).await, None)
+        }
+    };
+    // A claim still in flight: let it finish within the grace (it may be waiting for
+    // the clock to pass the mark of an identity it has won), then let go of what it won.
+    if let Some(task) = claim
+        && !task.is_finished()
+    {
+        let abort = task.abort_handle();
+        tokio::select! {
+            _ = tokio::time::timeout(grace, task) => {}
+            () = stop.wait() => {}
+        }
+        abort.abort();
+    }
     state.issuer.release().await;
+    if let Some(failed) = failed {
+        return Err(failed);
+    }
     served.map_err(|e| format!("the server failed: {e}"))
 }
 
-/// The issuer a plan asks for: for a lease, connecting to etcd and claiming.
-async fn issuer(plan: Plan) -> Result<Issuer, String> {
-    Ok(match plan {
-        Plan::None => Issuer::None,
-        Plan::Fixed(identity) => Issuer::Fixed(snowflake_kit::Generator::for_identity(identity)),
-        Plan::Leased { endpoint, options } => {
-            let store = EtcdStore::connect(&endpoint, &options)
-                .await
-                .map_err(|e| e.to_string())?;
-            Issuer::Leased(
-                LeasedGenerator::start(store, options)
-                    .await
-                    .map_err(|e| e.to_string())?,
-            )
-        }
-    })
+/// In-flight requests finish within the drain time; a half-sent one does not hold the
+/// lease hostage, and a second signal ends the wait.
+async fn drain<F: std::future::Future<Output = std::io::Result<()>>>(
+    serving: &mut std::pin::Pin<&mut F>,
+    stop: &mut Stop,
+) -> std::io::Result<()> {
+    tokio::select! {
+        result = serving => result,
+        () = tokio::time::sleep(DRAIN) => Ok(()),
+        () = stop.wait() => Ok(()),
+    }
+}
+
+/// Connects to etcd and claims the identity, telling the lease what it waits for
+/// meanwhile; then the lease issues.
+async fn claim(
+    state: Arc<AppState>,
+    config: EtcdConfig,
+    options: LeaseOptions,
+) -> Result<(), String> {
+    let Issuer::Leased(lease) = &state.issuer else {
+        return Ok(());
+    };
+    let store = EtcdStore::connect_with(config, &options)
+        .await
+        .map_err(|e| e.to_string())?;
+    let report = |e: &LeaseError| lease.wait_for(&e.to_string());
+    let generator =
+        LeasedGenerator::start_reporting(store, options, snowflake_kit::SystemClock, &report)
+            .await
+            .map_err(|e| e.to_string())?;
+    lease.hold(generator);
+    Ok(())
 }
 
 /// SIGTERM or Ctrl-C, listened for from the moment it is made.

@@ -327,8 +327,8 @@ fn bad_flags_are_one_line_and_exit_2() {
             "--auto is about an identity leased from etcd: it needs --etcd URL",
         ),
         (
-            &["--etcd", "https://x:1", "--auto"],
-            "invalid etcd endpoint \"https://x:1\"",
+            &["--etcd", "ftp://x:1", "--auto"],
+            "--etcd: invalid etcd endpoint \"ftp://x:1\"",
         ),
         (
             &[
@@ -396,18 +396,123 @@ fn bad_flags_are_one_line_and_exit_2() {
         ),
         (&["--bogus"], "unexpected argument '--bogus'"),
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
-            .args(args)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let stderr = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-        assert!(
-            stderr.starts_with(&format!("error: {message}")),
-            "{args:?}: {stderr}"
-        );
+        usage(args, message);
     }
+}
+
+/// TLS and auth flags: a file that names nothing, half a pair, a password without its
+/// user or the other way round, never a password in a flag.
+#[test]
+fn bad_etcd_access_flags_are_one_line_and_exit_2() {
+    for (args, message) in [
+        (
+            &["--etcd", "http://x:1,https://y:1", "--auto"][..],
+            "--etcd: invalid etcd endpoint \"http://x:1,https://y:1\": the members mix",
+        ),
+        (
+            &["--etcd", "https://x:1", "--auto"],
+            "--etcd https://... needs --etcd-ca FILE",
+        ),
+        (
+            &["--etcd", "http://x:1", "--auto", "--etcd-ca", "Cargo.toml"],
+            "--etcd-ca is for https:// members",
+        ),
+        (
+            &[
+                "--etcd",
+                "https://x:1",
+                "--auto",
+                "--etcd-ca",
+                "/nowhere/ca.pem",
+            ],
+            "--etcd-ca \"/nowhere/ca.pem\": cannot read it: No such file or directory",
+        ),
+        (
+            &[
+                "--etcd",
+                "https://x:1",
+                "--auto",
+                "--etcd-ca",
+                "Cargo.toml",
+                "--etcd-cert",
+                "Cargo.toml",
+            ],
+            "--etcd-cert needs --etcd-key too",
+        ),
+        (
+            &[
+                "--etcd",
+                "https://x:1",
+                "--auto",
+                "--etcd-ca",
+                "Cargo.toml",
+                "--etcd-key",
+                "Cargo.toml",
+            ],
+            "--etcd-key needs --etcd-cert too",
+        ),
+        (
+            &[
+                "--etcd",
+                "http://x:1",
+                "--auto",
+                "--etcd-cert",
+                "Cargo.toml",
+                "--etcd-key",
+                "Cargo.toml",
+            ],
+            "--etcd-cert and --etcd-key are for https:// members",
+        ),
+        (
+            &["--etcd", "http://x:1", "--auto", "--etcd-user", "snowflake"],
+            "--etcd-user needs a password: --etcd-password-file FILE, or the environment variable \
+             SNOWFLAKE_ETCD_PASSWORD",
+        ),
+        (
+            &[
+                "--etcd",
+                "http://x:1",
+                "--auto",
+                "--etcd-user",
+                "u",
+                "--etcd-password-file",
+                "/nowhere",
+            ],
+            "--etcd-password-file \"/nowhere\": cannot read it",
+        ),
+        (
+            &[
+                "--etcd",
+                "http://x:1",
+                "--auto",
+                "--etcd-password-file",
+                "Cargo.toml",
+            ],
+            "--etcd-password-file needs --etcd-user",
+        ),
+        (
+            &["--etcd-user", "u"],
+            "--etcd-user is about an identity leased from etcd: it needs --etcd URL",
+        ),
+    ] {
+        usage(args, message);
+    }
+}
+
+/// Runs the server with `args`: exit status 2 and one line, starting with `message`.
+fn usage(args: &[&str], message: &str) {
+    let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
+        .args(args)
+        .env_remove("SNOWFLAKE_ETCD_PASSWORD")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(
+        stderr.starts_with(&format!("error: {message}")),
+        "{args:?}: {stderr}"
+    );
 }
 
 #[test]
@@ -437,7 +542,7 @@ fn a_port_in_use_and_a_silent_etcd_exit_1_naming_them() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
         stderr.starts_with(&format!(
-            "error: etcd at http://127.0.0.1:{free} did not answer"
+            "error: cannot reach etcd at http://127.0.0.1:{free} (giving up after 5s): "
         )),
         "{stderr}"
     );

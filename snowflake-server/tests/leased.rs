@@ -15,7 +15,7 @@ fn four_auto_servers_hold_four_identities_and_never_repeat_an_id() {
     };
     let endpoint = etcd.endpoint();
     let servers: Vec<Server> = (0..4)
-        .map(|_| Server::start(&["--etcd", &endpoint, "--auto", "--lease-ttl", "3"]))
+        .map(|_| Server::start(&["--etcd", &endpoint, "--auto", "--lease-ttl", "3"]).ready())
         .collect();
     let identities: HashSet<(u64, u64)> = servers
         .iter()
@@ -66,7 +66,8 @@ fn four_auto_servers_hold_four_identities_and_never_repeat_an_id() {
         &machine,
         "--lease-ttl",
         "3",
-    ]);
+    ])
+    .ready();
     assert!(
         started.elapsed() < Duration::from_secs(2),
         "{:?}",
@@ -90,7 +91,8 @@ fn readyz_turns_503_when_the_lease_is_lost() {
         "9",
         "--lease-ttl",
         "2",
-    ]);
+    ])
+    .ready();
     assert_eq!(server.get("/readyz").status, 200);
     assert_eq!(server.get("/v1/id").status, 200);
     etcd.kill();
@@ -227,6 +229,7 @@ fn two_datacenters_with_an_etcd_each_never_collide() {
                     "--lease-ttl",
                     "3",
                 ])
+                .ready()
             })
             .collect()
     };

@@ -15,9 +15,15 @@ pub(crate) struct Server {
 impl Server {
     /// Starts it on a free port with `args`; waits for its "listening on" line.
     pub(crate) fn start(args: &[&str]) -> Server {
+        Server::start_with_env(args, &[])
+    }
+
+    /// As `start`, with environment variables set.
+    pub(crate) fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
             .args(["--listen", "127.0.0.1:0"])
             .args(args)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -36,6 +42,24 @@ impl Server {
 
     pub(crate) fn get(&self, path: &str) -> Response {
         get(&self.addr, path)
+    }
+
+    /// Waits until `/readyz` says 200: a leased server answers before it holds its
+    /// identity.
+    pub(crate) fn ready(self) -> Server {
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let response = self.get("/readyz");
+            if response.status == 200 {
+                return self;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "not ready in 20 s: {}",
+                response.body
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// SIGTERM, then its exit status.

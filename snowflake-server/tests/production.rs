@@ -1,0 +1,320 @@
+//! Servers on production-shaped etcd: a three-member cluster behind mutual TLS whose
+//! members die under load, auth, and a server that answers while it waits for its
+//! identity. etcd is real (Debian's `etcd-server`), started by each test.
+
+mod support;
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use snowflake_lease::harness::Etcd;
+use support::{Server, fetch_ids, get};
+
+fn text(path: &Path) -> String {
+    path.to_str().unwrap().to_owned()
+}
+
+/// Three `--auto` servers given every member of a mutual-TLS cluster, with clients
+/// pulling IDs: a follower dies, then the leader. Each server keeps its identity, IDs
+/// keep coming, none repeats.
+#[test]
+fn three_servers_ride_out_a_follower_and_the_leader_dying() {
+    let Some(mut etcd) = Etcd::cluster_or_skip("three servers on a TLS cluster", 3, true) else {
+        return;
+    };
+    let (endpoints, ca, cert, key) = (
+        etcd.endpoints(),
+        text(&etcd.ca()),
+        text(&etcd.client_cert()),
+        text(&etcd.client_key()),
+    );
+    let args = [
+        "--etcd",
+        &endpoints,
+        "--auto",
+        "--etcd-ca",
+        &ca,
+        "--etcd-cert",
+        &cert,
+        "--etcd-key",
+        &key,
+    ];
+    let servers: Vec<Server> = (0..3).map(|_| Server::start(&args)).collect();
+    let identity = |server: &Server| {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let json = server.get("/v1/identity").json();
+            if json["state"] == "holding" {
+                return (json["datacenter"].clone(), json["machine"].clone());
+            }
+            assert!(Instant::now() < deadline, "{json}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let before: Vec<_> = servers.iter().map(identity).collect();
+    assert_eq!(before.iter().collect::<HashSet<_>>().len(), 3);
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let clients: Vec<_> = servers
+        .iter()
+        .map(|server| {
+            let (addr, stop) = (server.addr.clone(), Arc::clone(&stop));
+            std::thread::spawn(move || {
+                let mut ids = Vec::new();
+                // The longest stretch of refusals, and what they said.
+                let (mut since, mut longest, mut said) = (None, Duration::ZERO, HashSet::new());
+                while !stop.load(Ordering::Relaxed) {
+                    let response = get(&addr, "/v1/ids?count=16");
+                    if response.status == 200 {
+                        ids.extend(fetch_ids_of(&response.json()));
+                        if let Some(since) = since.take() {
+                            longest = longest.max(Instant::elapsed(&since));
+                        }
+                    } else {
+                        since.get_or_insert_with(Instant::now);
+                        said.insert(response.body);
+                    }
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                (ids, longest, said)
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_secs(1));
+    let leader = etcd.leader();
+    etcd.kill_member((leader + 1) % 3);
+    std::thread::sleep(Duration::from_secs(3));
+    etcd.restart_member((leader + 1) % 3);
+    let leader = etcd.leader();
+    etcd.kill_member(leader);
+    std::thread::sleep(Duration::from_secs(4));
+    stop.store(true, Ordering::Relaxed);
+    let mut all = Vec::new();
+    for client in clients {
+        let (ids, longest, said) = client.join().unwrap();
+        let sample = said.iter().next();
+        println!(
+            "a server: {} IDs, longest refusal {longest:?}, e.g. {sample:?}",
+            ids.len()
+        );
+        // An election may cost a moment of refusals, at most the window (2 s).
+        assert!(ids.len() > 1000, "{} IDs", ids.len());
+        assert!(
+            longest <= Duration::from_secs(2),
+            "refused for {longest:?}: {said:?}"
+        );
+        all.extend(ids);
+    }
+    let count = all.len();
+    assert_eq!(
+        all.into_iter().collect::<HashSet<_>>().len(),
+        count,
+        "a duplicate"
+    );
+    let after: Vec<_> = servers.iter().map(identity).collect();
+    assert_eq!(before, after, "a server changed its identity");
+    for server in &servers {
+        let metrics = server.get("/metrics").body;
+        assert!(
+            metrics.contains("snowflake_lease_losses_total 0"),
+            "{metrics}"
+        );
+    }
+}
+
+fn fetch_ids_of(json: &serde_json::Value) -> Vec<String> {
+    json["ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|id| id.as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// A server whose fixed identity another holds answers from its first second: the
+/// page, health and metrics work; the rest say what it waits for. When the holder
+/// leaves, it takes over.
+#[test]
+fn a_server_serves_while_it_waits_for_its_identity() {
+    let Some(etcd) = Etcd::start_or_skip("serve while waiting") else {
+        return;
+    };
+    let endpoint = etcd.endpoint();
+    let fixed = [
+        "--etcd",
+        &endpoint,
+        "--dc",
+        "3",
+        "--machine",
+        "3",
+        "--lease-ttl",
+        "3",
+    ];
+    let holder = Server::start(&fixed).ready();
+    let started = Instant::now();
+    let waiting = Server::start(&fixed);
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(waiting.get("/healthz").status, 200);
+    assert_eq!(waiting.get("/").status, 200);
+    assert_eq!(waiting.get("/v1/decode/1").status, 200);
+    assert_eq!(waiting.get("/metrics").status, 200);
+    for path in ["/readyz", "/v1/id", "/v1/ids?count=2"] {
+        let response = waiting.get(path);
+        assert_eq!(response.status, 503, "{path}");
+        assert_eq!(response.header("retry-after"), Some("1"), "{path}");
+        let message = response.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            message.starts_with("waiting for the identity: identity 03/03 is held by"),
+            "{path}: {message}"
+        );
+    }
+    let identity = waiting.get("/v1/identity").json();
+    assert_eq!(
+        (
+            &identity["mode"],
+            &identity["state"],
+            &identity["datacenter"],
+            &identity["machine"]
+        ),
+        (&"leased".into(), &"claiming".into(), &3.into(), &3.into()),
+        "{identity}"
+    );
+    assert!(holder.terminate().success());
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while waiting.get("/readyz").status != 200 {
+        assert!(Instant::now() < deadline, "never took over");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(fetch_ids(&waiting.addr, "/v1/id").len(), 1);
+    assert_eq!(waiting.get("/v1/identity").json()["state"], "holding");
+}
+
+/// A claim that fails for good still ends the server: exit 1, naming why.
+#[test]
+fn a_claim_wait_that_runs_out_exits_1() {
+    let Some(etcd) = Etcd::start_or_skip("claim wait runs out") else {
+        return;
+    };
+    let endpoint = etcd.endpoint();
+    let fixed = [
+        "--etcd",
+        &endpoint,
+        "--dc",
+        "4",
+        "--machine",
+        "4",
+        "--lease-ttl",
+        "3",
+    ];
+    let _holder = Server::start(&fixed).ready();
+    let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
+        .args(["--listen", "127.0.0.1:0"])
+        .args(fixed)
+        .args(["--claim-wait", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with("error: identity 04/04 is held by"),
+        "{stderr}"
+    );
+}
+
+/// With auth on: a user allowed on the prefix, its password from a file or from the
+/// environment, works; a wrong password and a user without permission exit 1 naming
+/// it; so does a TLS mistake.
+#[test]
+fn auth_and_tls_failures_exit_1_naming_them() {
+    let Some(etcd) = Etcd::start_or_skip("auth") else {
+        return;
+    };
+    let prefix = "/snowflake-kit/v1/default";
+    etcd.enable_auth(prefix, ("snowflake", "right"), ("stranger", "theirs"));
+    let endpoint = etcd.endpoint();
+    let dir = std::env::temp_dir().join(format!("snowflake-auth-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("password");
+    std::fs::write(&file, "right\n").unwrap();
+    let file = text(&file);
+
+    let base = ["--etcd", &endpoint, "--auto", "--etcd-user", "snowflake"];
+    let from_file = Server::start(&[&base[..], &["--etcd-password-file", &file]].concat());
+    let from_env = Server::start_with_env(&base, &[("SNOWFLAKE_ETCD_PASSWORD", "right")]);
+    for server in [from_file.ready(), from_env.ready()] {
+        assert_eq!(fetch_ids(&server.addr, "/v1/id").len(), 1);
+    }
+    for (user, password, said) in [
+        ("snowflake", "wrong", "authentication failed"),
+        ("stranger", "theirs", "permission denied"),
+    ] {
+        let started = Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
+            .args([
+                "--listen",
+                "127.0.0.1:0",
+                "--etcd",
+                &endpoint,
+                "--auto",
+                "--etcd-user",
+                user,
+            ])
+            .env("SNOWFLAKE_ETCD_PASSWORD", password)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{user}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            stderr.starts_with(&format!(
+                "error: etcd refused user \"{user}\" on the prefix {prefix}"
+            )) && stderr.contains(said)
+                && stderr.lines().count() == 1,
+            "{stderr}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(6),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+
+    let Some(tls) = Etcd::cluster_or_skip("TLS failures", 1, true) else {
+        return;
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
+        .args([
+            "--listen",
+            "127.0.0.1:0",
+            "--etcd",
+            &tls.endpoint(),
+            "--auto",
+        ])
+        .args(["--etcd-ca", &text(&tls.other_ca())])
+        .args([
+            "--etcd-cert",
+            &text(&tls.client_cert()),
+            "--etcd-key",
+            &text(&tls.client_key()),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("invalid peer certificate: UnknownIssuer"),
+        "{stderr}"
+    );
+}
