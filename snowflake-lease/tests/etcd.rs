@@ -44,8 +44,26 @@ impl HolderProcess {
     /// Holds `dc`/`machine` on `endpoint` with a TTL of `ttl_secs`, issuing an ID every
     /// millisecond and printing each, for `run_secs`.
     fn start(endpoint: &str, dc: u64, machine: u64, ttl_secs: u64, run_secs: u64) -> HolderProcess {
+        HolderProcess::start_in(&[], endpoint, dc, machine, ttl_secs, run_secs)
+    }
+
+    /// As `start`, run through `wrapper` (such as `ip netns exec NS`).
+    fn start_in(
+        wrapper: &[&str],
+        endpoint: &str,
+        dc: u64,
+        machine: u64,
+        ttl_secs: u64,
+        run_secs: u64,
+    ) -> HolderProcess {
         let numbers = [dc, machine, ttl_secs, run_secs].map(|n| n.to_string());
-        let mut child = Command::new(env!("CARGO_BIN_EXE_snowflake-lease-holder"))
+        let holder = env!("CARGO_BIN_EXE_snowflake-lease-holder");
+        let (program, args) = match wrapper {
+            [program, args @ ..] => (*program, [args, &[holder][..]].concat()),
+            [] => (holder, Vec::new()),
+        };
+        let mut child = Command::new(program)
+            .args(args)
             .arg(endpoint)
             .args(numbers)
             .stdout(Stdio::piped())
@@ -564,4 +582,169 @@ async fn a_datacenter_of_32_machines_then_a_33rd() {
     for holder in holders {
         holder.release().await;
     }
+}
+
+/// A host of the test's own: a network namespace joined to this one by a veth pair,
+/// removed when dropped. Cutting the link is a partition: both sides keep running.
+struct TestHost {
+    namespace: String,
+    link: String,
+    /// This side's address, and the namespace's.
+    here: String,
+    there: String,
+}
+
+impl TestHost {
+    /// Makes it, or says why it cannot (not root, no `ip`): under CI that fails.
+    fn make_or_skip(test: &str) -> Option<TestHost> {
+        let id = std::process::id() % 10_000;
+        let subnet = std::process::id() % 250;
+        let host = TestHost {
+            namespace: format!("sfk-{id}"),
+            link: format!("sfkh{id}"),
+            here: format!("10.213.{subnet}.1"),
+            there: format!("10.213.{subnet}.2"),
+        };
+        let peer = format!("sfkn{id}");
+        let made = host.ip(&["netns", "add", &host.namespace])
+            && host.ip(&[
+                "link", "add", &host.link, "type", "veth", "peer", "name", &peer,
+            ])
+            && host.ip(&["link", "set", &peer, "netns", &host.namespace])
+            && host.ip(&[
+                "addr",
+                "add",
+                &format!("{}/30", host.here),
+                "dev",
+                &host.link,
+            ])
+            && host.ip(&["link", "set", &host.link, "up"])
+            && host.in_namespace(&["addr", "add", &format!("{}/30", host.there), "dev", &peer])
+            && host.in_namespace(&["link", "set", &peer, "up"])
+            && host.in_namespace(&["link", "set", "lo", "up"]);
+        if made {
+            return Some(host);
+        }
+        let message = "cannot make a network namespace and a veth pair (needs root and iproute2's \
+                       `ip`); CI runs as root";
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{test}: {message}"
+        );
+        eprintln!("skipped {test}: {message}");
+        None
+    }
+
+    fn ip(&self, args: &[&str]) -> bool {
+        Command::new("ip")
+            .args(args)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success())
+    }
+
+    fn in_namespace(&self, args: &[&str]) -> bool {
+        self.ip(&[&["netns", "exec", &self.namespace, "ip"][..], args].concat())
+    }
+
+    /// Cuts the link (`false`) or heals it (`true`).
+    fn link(&self, up: bool) {
+        let state = if up { "up" } else { "down" };
+        assert!(
+            self.ip(&["link", "set", &self.link, state]),
+            "ip link set {state}"
+        );
+    }
+}
+
+impl Drop for TestHost {
+    fn drop(&mut self) {
+        // Deleting one end of the pair deletes both.
+        self.ip(&["link", "del", &self.link]);
+        self.ip(&["netns", "del", &self.namespace]);
+    }
+}
+
+/// A holder cut off from etcd by a partition (it keeps running, and keeps being asked
+/// for IDs) stops by the end of its lease; a successor takes over; the two never issue in
+/// the same millisecond. Healed, the first issues nothing until it holds the identity
+/// again, above the successor's mark.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_partitioned_holder_stops_and_comes_back_above_its_successor() {
+    let Some(host) = TestHost::make_or_skip("a partitioned holder") else {
+        return;
+    };
+    let Some(etcd) = Etcd::on_hosts_or_skip("a partitioned holder", 1, false, &[&host.here]) else {
+        return;
+    };
+    let wrapper = ["ip", "netns", "exec", host.namespace.as_str()];
+    let far = etcd.endpoint_on(0, &host.here);
+    let cut_off = HolderProcess::start_in(&wrapper, &far, 6, 6, 3, 30);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let before = cut_off.ids();
+    assert!(before.len() > 100, "{}", before.len());
+
+    host.link(false);
+    let cut = Instant::now();
+    let mut options = options(6, 6, 3);
+    options.claim_wait = Duration::from_secs(20);
+    let successor = LeasedGenerator::start(store(&etcd, &options).await, options)
+        .await
+        .unwrap();
+    let mut theirs = Vec::new();
+    while theirs.is_empty() {
+        if let Ok(id) = successor.try_next_id() {
+            theirs.push(id.as_u64());
+        }
+    }
+    let took_over = cut.elapsed();
+    println!("from the partition until the successor issues: {took_over:?}");
+    let until = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < until {
+        if let Ok(id) = successor.try_next_id() {
+            theirs.push(id.as_u64());
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    let (during, refused) = cut_off.output();
+    assert!(refused > 0, "the cut-off holder was never refused");
+    let ms = |ids: &[u64]| -> HashSet<u64> {
+        ids.iter()
+            .map(|&id| {
+                snowflake_kit::Snowflake::from_u64(id)
+                    .unwrap()
+                    .timestamp_ms()
+            })
+            .collect()
+    };
+    let (mine, successors) = (ms(&[before, during].concat()), ms(&theirs));
+    assert!(
+        mine.is_disjoint(&successors),
+        "the two issued in the same millisecond"
+    );
+    // Stopped by its lease's end as etcd counts it: before the successor began.
+    assert!(mine.iter().max() < successors.iter().min());
+
+    host.link(true);
+    // Healed, it finds its lease gone and the identity held: nothing issued.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (healed, _) = cut_off.output();
+    assert!(
+        healed.is_empty(),
+        "{} IDs while another held it",
+        healed.len()
+    );
+    let successor_last = *successors.iter().max().unwrap();
+    successor.release().await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut again = Vec::new();
+    while again.len() < 100 {
+        assert!(Instant::now() < deadline, "it never came back");
+        again.extend(cut_off.ids());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        ms(&again).iter().all(|&ms| ms > successor_last),
+        "it came back at or below the successor's last millisecond"
+    );
 }
