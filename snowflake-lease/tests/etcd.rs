@@ -606,19 +606,19 @@ impl TestHost {
             there: format!("10.213.{subnet}.2"),
         };
         let peer = format!("sfkn{id}");
-        let made = host.ip(&["netns", "add", &host.namespace])
-            && host.ip(&[
+        let made = TestHost::ip(&["netns", "add", &host.namespace])
+            && TestHost::ip(&[
                 "link", "add", &host.link, "type", "veth", "peer", "name", &peer,
             ])
-            && host.ip(&["link", "set", &peer, "netns", &host.namespace])
-            && host.ip(&[
+            && TestHost::ip(&["link", "set", &peer, "netns", &host.namespace])
+            && TestHost::ip(&[
                 "addr",
                 "add",
                 &format!("{}/30", host.here),
                 "dev",
                 &host.link,
             ])
-            && host.ip(&["link", "set", &host.link, "up"])
+            && TestHost::ip(&["link", "set", &host.link, "up"])
             && host.in_namespace(&["addr", "add", &format!("{}/30", host.there), "dev", &peer])
             && host.in_namespace(&["link", "set", &peer, "up"])
             && host.in_namespace(&["link", "set", "lo", "up"]);
@@ -635,7 +635,7 @@ impl TestHost {
         None
     }
 
-    fn ip(&self, args: &[&str]) -> bool {
+    fn ip(args: &[&str]) -> bool {
         Command::new("ip")
             .args(args)
             .stderr(Stdio::null())
@@ -644,14 +644,14 @@ impl TestHost {
     }
 
     fn in_namespace(&self, args: &[&str]) -> bool {
-        self.ip(&[&["netns", "exec", &self.namespace, "ip"][..], args].concat())
+        TestHost::ip(&[&["netns", "exec", &self.namespace, "ip"][..], args].concat())
     }
 
     /// Cuts the link (`false`) or heals it (`true`).
     fn link(&self, up: bool) {
         let state = if up { "up" } else { "down" };
         assert!(
-            self.ip(&["link", "set", &self.link, state]),
+            TestHost::ip(&["link", "set", &self.link, state]),
             "ip link set {state}"
         );
     }
@@ -660,8 +660,8 @@ impl TestHost {
 impl Drop for TestHost {
     fn drop(&mut self) {
         // Deleting one end of the pair deletes both.
-        self.ip(&["link", "del", &self.link]);
-        self.ip(&["netns", "del", &self.namespace]);
+        TestHost::ip(&["link", "del", &self.link]);
+        TestHost::ip(&["netns", "del", &self.namespace]);
     }
 }
 
