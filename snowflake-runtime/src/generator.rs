@@ -252,7 +252,7 @@ impl<C: Clock> Generator<C> {
     /// Sets the last Unix ms the generator may stamp an ID with, or none. Past
     /// it, calls return [`GenerateError::AboveCeiling`] at once, without waiting.
     /// A holder of a leased identity raises it as it reserves time ahead
-    /// (`snowflake-lease`); the check costs one relaxed load beside the clock reading.
+    /// (`snowflake-lease`); the check costs one acquire load (a plain load on x86) beside the clock reading.
     ///
     /// A call that read the ceiling before a concurrent `set_ceiling` lowered it
     /// may still issue up to the old ceiling; [`halt`](Generator::halt) stops at once.
@@ -268,8 +268,9 @@ impl<C: Clock> Generator<C> {
     /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     pub fn set_ceiling(&self, timestamp_ms: Option<u64>) {
+        // Release: a call that sees a later `resume` sees this ceiling too.
         self.ceiling
-            .store(timestamp_ms.unwrap_or(u64::MAX), Ordering::Relaxed);
+            .store(timestamp_ms.unwrap_or(u64::MAX), Ordering::Release);
     }
 
     /// The last Unix ms the generator may stamp an ID with, if there is a ceiling.
@@ -282,7 +283,7 @@ impl<C: Clock> Generator<C> {
     /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     pub fn ceiling(&self) -> Option<u64> {
-        match self.ceiling.load(Ordering::Relaxed) {
+        match self.ceiling.load(Ordering::Acquire) {
             u64::MAX => None,
             ms => Some(ms),
         }
@@ -355,7 +356,9 @@ impl<C: Clock> Generator<C> {
     /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     pub fn resume(&self) {
-        self.next.fetch_and(!HALTED, Ordering::Relaxed);
+        // Release: whoever sees the generator running again sees the ceiling and floor
+        // set before this (the memory model says so, not the network's delay).
+        self.next.fetch_and(!HALTED, Ordering::AcqRel);
     }
 
     /// Whether the generator is [halted](Generator::halt).
@@ -532,8 +535,10 @@ impl<C: Clock> Generator<C> {
     #[inline]
     fn reserve<const WAIT: bool>(&self, wanted: u64) -> Result<(u64, u64), GenerateError> {
         let mut now = self.now()?;
-        let ceiling_ms = self.ceiling.load(Ordering::Relaxed);
-        let mut current = self.next.load(Ordering::Relaxed);
+        // `next` first, with Acquire: a `resume` seen there brings the ceiling set
+        // before it.
+        let mut current = self.next.load(Ordering::Acquire);
+        let mut ceiling_ms = self.ceiling.load(Ordering::Acquire);
         loop {
             if current & HALTED != 0 {
                 return Err(GenerateError::Halted);
@@ -575,22 +580,27 @@ impl<C: Clock> Generator<C> {
                         });
                     }
                     now = self.wait_for(timestamp, now)?;
-                    current = self.next.load(Ordering::Relaxed);
+                    current = self.next.load(Ordering::Acquire);
+                    ceiling_ms = self.ceiling.load(Ordering::Acquire);
                     continue;
                 }
                 // Recovering from a step back: the last millisecond still has IDs.
             }
             let count = wanted.min(MAX_SEQUENCE + 1 - sequence);
-            // Relaxed is enough: uniqueness and order come from this one atomic's
-            // modification order, and an ID carries no other memory with it.
+            // Relaxed on success: uniqueness and order come from this one atomic's
+            // modification order, and an ID carries no other memory with it. Acquire on
+            // failure: the value seen may be a `resume`, which brings its ceiling.
             match self.next.compare_exchange_weak(
                 current,
                 candidate + count,
                 Ordering::Relaxed,
-                Ordering::Relaxed,
+                Ordering::Acquire,
             ) {
                 Ok(_) => return Ok((candidate, count)),
-                Err(actual) => current = actual,
+                Err(actual) => {
+                    current = actual;
+                    ceiling_ms = self.ceiling.load(Ordering::Acquire);
+                }
             }
         }
     }

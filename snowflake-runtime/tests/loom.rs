@@ -102,3 +102,27 @@ fn nothing_is_issued_after_a_halt_that_was_seen() {
         assert_eq!(generator.try_next_id().unwrap().timestamp_ms(), T + 1);
     });
 }
+
+/// A holder that won its identity back sets the new ceiling, then resumes: a call that
+/// sees the generator running must see that ceiling, never the one from before the loss
+/// (`Release` in `set_ceiling` and `resume`, `Acquire` where `reserve` reads them).
+#[test]
+fn a_resume_brings_the_ceiling_set_before_it() {
+    loom::model(|| {
+        let generator =
+            Arc::new(Generator::with_clock(1, 1, ModelClock(AtomicU64::new(T))).unwrap());
+        // Lost: halted, its ceiling behind the clock.
+        generator.set_ceiling(Some(T - 1));
+        generator.halt();
+        let issuer = {
+            let generator = Arc::clone(&generator);
+            loom::thread::spawn(move || generator.try_next_id())
+        };
+        generator.set_ceiling(Some(T + 1000));
+        generator.resume();
+        match issuer.join().unwrap() {
+            Ok(id) => assert_eq!(id.timestamp_ms(), T),
+            Err(e) => assert_eq!(e, snowflake_runtime::GenerateError::Halted),
+        }
+    });
+}
