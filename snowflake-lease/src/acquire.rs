@@ -148,6 +148,14 @@ async fn claim<S: Store, C: Clock>(
                 match within(ttl, store.claim(identity, lease, &options.holder)).await? {
                     Claim::Won { hwm_ms } => return Ok((identity, hwm_ms)),
                     Claim::Held { by } => LeaseError::Held { identity, by },
+                    // Waiting would not mend it: said once.
+                    Claim::Unreadable { key, text } => {
+                        return Err(LeaseError::BadMark {
+                            identity,
+                            key,
+                            text,
+                        });
+                    }
                 }
             }
             Choice::Datacenter(datacenter) => {
@@ -199,8 +207,12 @@ async fn scan<S: Store, C: Clock>(
             within(ttl, store.keep_alive(lease)).await?;
         }
         match within(ttl, store.claim(identity, lease, &options.holder)).await? {
-            // A holder with a clock far ahead once pushed it: skip, do not wait.
+            // A holder with a clock far ahead once pushed it, or someone wrote it by
+            // hand: skip, do not wait.
             Claim::Won { hwm_ms } if hwm_ms > poisoned_after => {
+                within(ttl, store.unclaim(identity, lease)).await?;
+            }
+            Claim::Unreadable { .. } => {
                 within(ttl, store.unclaim(identity, lease)).await?;
             }
             Claim::Won { hwm_ms } => return Ok(Some((identity, hwm_ms))),

@@ -82,6 +82,16 @@ pub enum LeaseError {
         /// The mark found, Unix ms.
         found_ms: u64,
     },
+    /// The identity's high-water mark is not text this crate writes: someone wrote it by
+    /// hand. Nobody can hold the identity until it is fixed.
+    BadMark {
+        /// The identity.
+        identity: Identity,
+        /// The mark's key.
+        key: String,
+        /// What is there.
+        text: String,
+    },
     /// The store failed while claiming.
     Store(StoreError),
 }
@@ -153,6 +163,16 @@ impl fmt::Display for LeaseError {
                 f,
                 "the high-water mark of identity {identity} moved from {expected_ms} to \
                  {found_ms} ms while it was being claimed"
+            ),
+            LeaseError::BadMark {
+                identity,
+                key,
+                text,
+            } => write!(
+                f,
+                "the high-water mark of identity {identity} at {key} is {text:?}, not 13 \
+                 zero-padded digits of Unix ms: it was written by hand; set it to a time past \
+                 every ID issued with the identity, written that way"
             ),
             LeaseError::Store(e) => write!(f, "the store failed: {e}"),
         }

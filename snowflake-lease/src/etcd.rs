@@ -265,7 +265,7 @@ impl Store for EtcdStore {
                     holder,
                     Some(PutOptions::new().with_lease(lease.0)),
                 ),
-                TxnOp::get(hwm, None),
+                TxnOp::get(hwm.clone(), None),
             ])
             .or_else([TxnOp::get(owner, None)]);
         let response = self
@@ -275,8 +275,14 @@ impl Store for EtcdStore {
             .map_err(|e| store_error("claim", &e))?;
         let answers = response.op_responses();
         if response.succeeded() {
-            let hwm_ms = parse_hwm(first_value(answers.get(1)).as_deref())?;
-            Ok(Claim::Won { hwm_ms })
+            let text = first_value(answers.get(1));
+            Ok(match parse_hwm(text.as_deref()) {
+                Ok(hwm_ms) => Claim::Won { hwm_ms },
+                Err(_) => Claim::Unreadable {
+                    key: hwm,
+                    text: String::from_utf8_lossy(&text.unwrap_or_default()).into_owned(),
+                },
+            })
         } else {
             let by = first_value(answers.first())
                 .map(|v| String::from_utf8_lossy(&v).into_owned())

@@ -135,6 +135,13 @@ impl<S: Store, C: Clock> Holder<S, C> {
                 };
                 match reclaimed {
                     Ok(()) => break,
+                    // Retrying would fail the same way for as long as nobody steps in:
+                    // said once, as a stop.
+                    Err(e @ (LeaseError::ClockBehind { .. } | LeaseError::BadMark { .. })) => {
+                        self.shared
+                            .update(|s| s.state = State::Stopped(Loss::Unclaimable(e)));
+                        return self.release_pending().await;
+                    }
                     Err(e) => {
                         self.shared.update(|s| {
                             s.state = State::Reclaiming {
@@ -272,6 +279,14 @@ impl<S: Store, C: Clock> Holder<S, C> {
             self.shared.generator.resume();
         }
         Ok(())
+    }
+
+    /// Revokes what a stop leaves granted, and keeps the state that says why it stopped.
+    async fn release_pending(self) {
+        let ttl = self.options.ttl;
+        for lease in [Some(self.lease), self.pending].into_iter().flatten() {
+            let _ = within(ttl, self.store.release(lease)).await;
+        }
     }
 
     /// Stops issuing and revokes the lease, and one a cut-short reclaim left granted.

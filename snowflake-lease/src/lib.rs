@@ -30,8 +30,9 @@
 //!
 //! # The guarantee, and its preconditions
 //!
-//! See [`LeasedGenerator`]. Nobody may delete or lower the HWM keys, and etcd must
-//! not be restored from a snapshot older than the HWMs in use.
+//! See [`LeasedGenerator`]. Every holder of an identity uses the same etcd cluster and
+//! prefix, no plain generator runs with a leased pair, nobody deletes or lowers the HWM
+//! keys, and etcd is not restored from a snapshot older than the HWMs in use.
 //!
 //! # When things fail
 //!

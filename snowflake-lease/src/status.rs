@@ -43,6 +43,10 @@ pub enum Loss {
     },
     /// The background task ended without a stop: cancelled, or its runtime shut down.
     TaskEnded,
+    /// A reclaim met what waiting cannot mend: a clock further behind the high-water mark
+    /// than may be waited for ([`LeaseError::ClockBehind`]), or a mark written by hand
+    /// ([`LeaseError::BadMark`]). Restart the holder once it is fixed.
+    Unclaimable(LeaseError),
 }
 
 impl fmt::Display for Loss {
@@ -63,6 +67,7 @@ impl fmt::Display for Loss {
                 "the clock has read ahead of real time for {for_:?}, by {by_ms} ms"
             ),
             Loss::TaskEnded => f.write_str("the background task ended"),
+            Loss::Unclaimable(e) => write!(f, "the identity cannot be claimed again: {e}"),
         }
     }
 }

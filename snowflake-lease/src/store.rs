@@ -36,6 +36,15 @@ pub enum Claim {
         /// The holder's name, as it wrote it.
         by: String,
     },
+    /// Won, but its high-water mark is not one this crate writes (13 zero-padded digits
+    /// of Unix ms): someone wrote it by hand. Its string comparisons cannot fence, so
+    /// the claim must let go, and nobody can hold it until a person fixes the key.
+    Unreadable {
+        /// The mark's key.
+        key: String,
+        /// What is there.
+        text: String,
+    },
 }
 
 /// The answer to [`Store::reserve`].
@@ -178,16 +187,17 @@ pub(crate) fn hwm_text(ms: u64) -> String {
     format!("{ms:013}")
 }
 
-/// A stored high-water mark; a missing one is 0.
+/// A stored high-water mark; a missing one is 0. Only the text [`hwm_text`] writes: the
+/// reservations compare marks as strings, which order as the numbers only when padded.
 pub(crate) fn parse_hwm(text: Option<&[u8]>) -> Result<u64, StoreError> {
     match text {
         None => Ok(0),
         Some(bytes) => std::str::from_utf8(bytes)
             .ok()
-            .and_then(|text| text.parse().ok())
+            .and_then(|text| text.parse().ok().filter(|&ms| hwm_text(ms) == text))
             .ok_or_else(|| {
                 StoreError(format!(
-                    "a high-water mark is {:?}, not Unix milliseconds",
+                    "a high-water mark is {:?}, not 13 zero-padded digits of Unix milliseconds",
                     String::from_utf8_lossy(bytes)
                 ))
             }),

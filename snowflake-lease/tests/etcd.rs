@@ -748,3 +748,63 @@ async fn a_partitioned_holder_stops_and_comes_back_above_its_successor() {
         "it came back at or below the successor's last millisecond"
     );
 }
+
+/// A high-water mark written by hand as `999` (not 13 zero-padded digits, so the
+/// reservations' string comparisons cannot fence with it) is refused once, naming the
+/// key: at a start, and by a holder whose mark is overwritten, which stops instead of
+/// retrying for good.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mark_written_by_hand_is_refused_once_naming_its_key() {
+    let Some(etcd) = Etcd::start_or_skip("a mark written by hand") else {
+        return;
+    };
+    let mut client = etcd_client::Client::connect([etcd.endpoint()], None)
+        .await
+        .unwrap();
+    let key = "/snowflake-kit/v1/default/hwm/09/09";
+    client.put(key, "999", None).await.unwrap();
+    let error = LeasedGenerator::start(store(&etcd, &options(9, 9, 3)).await, options(9, 9, 3))
+        .await
+        .unwrap_err();
+    assert!(matches!(error, LeaseError::BadMark { .. }), "{error}");
+    assert!(
+        error.to_string().starts_with(&format!(
+            "the high-water mark of identity 09/09 at {key} is \"999\", not 13 zero-padded digits"
+        )),
+        "{error}"
+    );
+    // Let go at once: the owner key is not left to its TTL.
+    let owners = client
+        .get("/snowflake-kit/v1/default/owner/09/09", None)
+        .await
+        .unwrap();
+    assert!(owners.kvs().is_empty());
+
+    let holder =
+        LeasedGenerator::start(store(&etcd, &options(10, 10, 3)).await, options(10, 10, 3))
+            .await
+            .unwrap();
+    client
+        .put("/snowflake-kit/v1/default/hwm/10/10", "999", None)
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let state = holder.status().state;
+        if let State::Stopped(snowflake_lease::Loss::Unclaimable(LeaseError::BadMark {
+            key,
+            text,
+            ..
+        })) = &state
+        {
+            assert_eq!(
+                (key.as_str(), text.as_str()),
+                ("/snowflake-kit/v1/default/hwm/10/10", "999")
+            );
+            break;
+        }
+        assert!(Instant::now() < deadline, "{state}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(holder.try_next_id().is_err());
+}

@@ -674,3 +674,37 @@ async fn a_wait_for_a_datacenter_longer_than_the_ttl_keeps_the_lease_alive() {
     assert_eq!(waited.identity(), freed);
     assert_eq!(waited.status().state, State::Holding);
 }
+
+/// A reclaim that finds the clock further behind the mark than may be waited for stops,
+/// saying why, instead of retrying for good: the clock stepped back an hour while the
+/// lease was lost.
+#[tokio::test(start_paused = true)]
+async fn a_reclaim_with_the_clock_far_behind_the_mark_stops_saying_why() {
+    let store = shared_store();
+    let clock = TestClock::new();
+    let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
+    let (_, lease) = store.owner(identity()).unwrap();
+    clock.step(-3_600_000);
+    store.revoke(lease);
+    sleep(Duration::from_secs(20)).await;
+    let status = generator.status();
+    let State::Stopped(Loss::Unclaimable(LeaseError::ClockBehind { bound, .. })) = status.state
+    else {
+        panic!("{status:?}");
+    };
+    assert_eq!(bound, Duration::from_secs(5));
+    assert!(
+        status
+            .state
+            .to_string()
+            .starts_with("stopped: the identity cannot be claimed again: the clock ("),
+        "{}",
+        status.state
+    );
+    // Nothing left held: another host, with a good clock, can take it.
+    assert!(store.owner(identity()).is_none());
+    let claims = store.claims();
+    sleep(Duration::from_secs(20)).await;
+    assert_eq!(store.claims(), claims, "it went on trying");
+    assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
+}
