@@ -11,6 +11,7 @@ use tokio::time::{Instant, sleep, timeout};
 use crate::error::LeaseError;
 use crate::options::{Choice, LeaseOptions, host_name};
 use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError};
+use crate::uptime;
 
 /// What a successful [`acquire`] holds.
 pub(crate) struct Acquired {
@@ -20,7 +21,8 @@ pub(crate) struct Acquired {
     pub(crate) floor_ms: u64,
     /// The high-water mark committed by the first reservation: the first ceiling.
     pub(crate) hwm_ms: u64,
-    /// Until when the lease counts as valid: `sent + TTL - margin` of the last keep-alive.
+    /// Until when the lease counts as valid: `sent + TTL - margin` of the last keep-alive,
+    /// on the clock that counts a suspend ([`uptime::now`]).
     pub(crate) valid_until: Instant,
 }
 
@@ -38,8 +40,9 @@ pub(crate) struct Trust {
 impl Trust {
     /// `now_ms`, or what real time allows if the clock reads further ahead.
     pub(crate) fn trusted_ms(&mut self, now_ms: u64) -> u64 {
-        let (anchor_ms, at) = *self.anchor.get_or_insert((now_ms, Instant::now()));
-        let allowed_ms = anchor_ms + millis(at.elapsed()) + 1000;
+        // Real time counts a suspend, as the wall clock does.
+        let (anchor_ms, at) = *self.anchor.get_or_insert((now_ms, uptime::now()));
+        let allowed_ms = anchor_ms + millis(uptime::now().saturating_duration_since(at)) + 1000;
         if now_ms > allowed_ms {
             self.ahead_since.get_or_insert_with(Instant::now);
             allowed_ms
@@ -268,7 +271,7 @@ async fn renew<S: Store>(
     lease: LeaseId,
     identity: Identity,
 ) -> Result<Instant, LeaseError> {
-    let sent = Instant::now();
+    let sent = uptime::now();
     match within(options.ttl, store.keep_alive(lease)).await? {
         Some(granted) => Ok(sent + valid_for(options, granted)),
         None => Err(LeaseError::Lost { identity }),

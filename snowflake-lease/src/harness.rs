@@ -315,12 +315,16 @@ impl Etcd {
         while !get(member.metrics_port, "/health")
             .is_some_and(|t| t.contains("\"health\":\"true\""))
         {
-            assert!(
-                Instant::now() < deadline,
-                "etcd member {} did not become healthy; see {}",
-                member.name,
-                self.dir.join(format!("{}.log", member.name)).display()
-            );
+            if Instant::now() >= deadline {
+                let log = std::fs::read_to_string(self.dir.join(format!("{}.log", member.name)))
+                    .unwrap_or_default();
+                let tail: Vec<&str> = log.lines().rev().take(15).collect();
+                panic!(
+                    "etcd member {} did not become healthy in 20 s; the end of its log:\n{}",
+                    member.name,
+                    tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+                );
+            }
             std::thread::sleep(Duration::from_millis(50));
         }
     }

@@ -14,6 +14,7 @@ use crate::error::LeaseError;
 use crate::options::{Choice, LeaseOptions, OnLoss};
 use crate::status::{Loss, Shared, State};
 use crate::store::{LeaseId, Reservation, Store};
+use crate::uptime;
 
 /// How many unanswered marks are remembered: a store silent for long sends many, and
 /// forgetting an old one costs at worst a reclaim, never a duplicate.
@@ -30,7 +31,8 @@ pub(crate) struct Holder<S: Store, C: Clock> {
     pending: Option<LeaseId>,
     /// The high-water mark last committed, Unix ms of the generator's clock.
     hwm_ms: u64,
-    /// Until when the lease counts as valid: `sent + TTL - margin` of the last keep-alive.
+    /// Until when the lease counts as valid: `sent + TTL - margin` of the last keep-alive,
+    /// on the clock that counts a suspend (`uptime::now`).
     valid_until: Instant,
     next_keep_alive: Instant,
     tick: Duration,
@@ -164,7 +166,8 @@ impl<S: Store, C: Clock> Holder<S, C> {
         let call = ttl.min(self.options.window * 3 / 2);
         self.pause = self.tick;
         if Instant::now() >= self.next_keep_alive {
-            let sent = Instant::now();
+            // On the clock that counts a suspend, like etcd's.
+            let sent = uptime::now();
             match within(call, self.store.keep_alive(self.lease)).await {
                 Ok(Some(granted)) => {
                     self.valid_until = sent + valid_for(&self.options, granted);
@@ -178,7 +181,7 @@ impl<S: Store, C: Clock> Holder<S, C> {
                 }
             }
         }
-        if Instant::now() >= self.valid_until {
+        if uptime::now() >= self.valid_until {
             return Err(Loss::RanOut);
         }
         let now_ms = self.clock().now_ms();
@@ -235,7 +238,7 @@ impl<S: Store, C: Clock> Holder<S, C> {
     /// Sets the generator's ceiling: the committed HWM, and never past the lease's end.
     fn publish(&self) {
         let now_ms = self.clock().now_ms();
-        let left = self.valid_until.saturating_duration_since(Instant::now());
+        let left = self.valid_until.saturating_duration_since(uptime::now());
         let valid_until_ms = now_ms + millis(left);
         let ceiling_ms = self.hwm_ms.min(valid_until_ms.saturating_sub(1));
         self.shared.generator.set_ceiling(Some(ceiling_ms));

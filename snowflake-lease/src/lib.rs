@@ -68,6 +68,7 @@ mod memory;
 mod options;
 mod status;
 mod store;
+mod uptime;
 
 pub use crate::config::{EtcdConfig, check_endpoint};
 pub use crate::error::LeaseError;
