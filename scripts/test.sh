@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The tests on a fresh machine: installs the system parts they need when missing
-# (protoc for etcd-client, etcd for the lease and server tests, Chromium and chromedriver
+# (protoc for etcd-client, etcd for the lease and server tests, openssl for their
+# certificates, iproute2 for the partition test's network namespace, Chromium and chromedriver
 # for the page's browser tests, strace for the command's write sizes, PostgreSQL for the
 # database tests and libpq for diesel's PostgreSQL connection), then runs every test of
 # the workspace.
@@ -16,6 +17,9 @@ command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 command -v strace >/dev/null 2>&1 || missing+=(strace)
+# Certificates for the TLS cluster tests, and the network namespace of the partition test.
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+command -v ip >/dev/null 2>&1 || missing+=(iproute2)
 # The database tests start their own server with initdb and pg_ctl, which Debian keeps
 # off PATH, in /usr/lib/postgresql/<version>/bin.
 { ls /usr/lib/postgresql/*/bin/initdb /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 ||
