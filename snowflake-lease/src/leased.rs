@@ -133,7 +133,7 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
     /// let report = |e: &snowflake_lease::LeaseError| heard.lock().unwrap().push(e.to_string());
     /// let started = LeasedGenerator::start_reporting(store, options, SystemClock, &report).await;
     /// assert!(started.is_err());
-    /// assert_eq!(heard.lock().unwrap()[0], "identity 3/3 is held by \"another\"");
+    /// assert_eq!(heard.lock().unwrap()[0], "identity 03/03 is held by \"another\"");
     /// # Ok::<(), Box<dyn std::error::Error>>(()) }).unwrap();
     /// ```
     ///
