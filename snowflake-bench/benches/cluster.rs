@@ -44,7 +44,9 @@ fn options(index: u16) -> LeaseOptions {
 async fn claim(config: EtcdConfig, index: u16) -> Duration {
     let started = Instant::now();
     let options = options(index);
-    let store = EtcdStore::connect_with(config, &options).await.expect("connect");
+    let store = EtcdStore::connect_with(config, &options)
+        .await
+        .expect("connect");
     let generator = LeasedGenerator::start(store, options).await.expect("claim");
     let took = started.elapsed();
     generator.release().await;

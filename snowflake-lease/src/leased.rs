@@ -233,6 +233,20 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
         })
     }
 
+    /// Fills the front of `out` with IDs that can be issued at once, and returns how many;
+    /// see [`Generator::try_fill_now`]. For async callers, which wait on a timer.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_next_id_now`](LeasedGenerator::try_next_id_now).
+    pub fn try_fill_now(&self, out: &mut [Snowflake]) -> Result<usize, GenerateError> {
+        self.shared.generator.try_fill_now(out).inspect_err(|e| {
+            if !matches!(e, GenerateError::WouldWait { .. }) {
+                self.shared.refusals.fetch_add(1, Ordering::Relaxed);
+            }
+        })
+    }
+
     /// Whether a wait for the clock counts as a stalled clock; see [`Generator::check_wait`].
     ///
     /// # Errors

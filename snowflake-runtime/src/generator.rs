@@ -484,6 +484,51 @@ impl<C: Clock> Generator<C> {
         Ok(())
     }
 
+    /// Fills the front of `out` with IDs that can be issued at once, and returns how many:
+    /// never sleeps and never spins, like [`try_next_id_now`](Generator::try_next_id_now).
+    /// An async caller waits for the clock on a timer and asks again for the rest.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use snowflake_kit::{GenerateError, Generator, Snowflake};
+    ///
+    /// let generator = Generator::new(1, 1)?;
+    /// let mut ids = vec![Snowflake::MAX; 10_000];
+    /// let mut done = 0;
+    /// while done < ids.len() {
+    ///     match generator.try_fill_now(&mut ids[done..]) {
+    ///         Ok(count) => done += count,
+    ///         Err(GenerateError::WouldWait { .. }) => std::thread::sleep(Duration::from_millis(1)),
+    ///         Err(e) => return Err(e.into()),
+    ///     }
+    /// }
+    /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`GenerateError::WouldWait`] when not one ID can be issued without waiting for the
+    /// clock; otherwise as [`try_next_id`](Generator::try_next_id), with nothing written.
+    /// An error after some IDs were written is left for the next call: those are returned.
+    pub fn try_fill_now(&self, out: &mut [Snowflake]) -> Result<usize, GenerateError> {
+        let mut done = 0;
+        while done < out.len() {
+            let wanted = u64::try_from(out.len() - done).unwrap_or(u64::MAX);
+            let (first, count) = match self.reserve::<false>(wanted) {
+                Ok(reserved) => reserved,
+                Err(e) if done == 0 => return Err(e),
+                Err(_) => break,
+            };
+            let count = usize::try_from(count).unwrap_or(usize::MAX);
+            for (slot, next) in out[done..done + count].iter_mut().zip(first..) {
+                *slot = self.id(next);
+            }
+            done += count;
+        }
+        Ok(done)
+    }
+
     /// Fills `out` with new IDs; see [`try_fill`](Generator::try_fill).
     ///
     /// ```

@@ -794,3 +794,35 @@ fn a_wait_is_a_stalled_clock_only_past_its_budget_and_before_its_millisecond() {
         })
     );
 }
+
+/// `try_fill_now` takes what the millisecond has left, then says when to come back; it
+/// never waits, and never writes past what it returns.
+#[test]
+fn try_fill_now_takes_what_is_left_then_would_wait() {
+    struct Fixed(Arc<AtomicU64>);
+    impl snowflake_runtime::Clock for Fixed {
+        fn now_ms(&self) -> u64 {
+            self.0.load(Ordering::SeqCst)
+        }
+    }
+    const T: u64 = 1_656_432_460_105;
+    let now = Arc::new(AtomicU64::new(T));
+    let generator = Generator::with_clock(1, 1, Fixed(Arc::clone(&now))).unwrap();
+    let mut ids = vec![Snowflake::MAX; 5000];
+    assert_eq!(generator.try_fill_now(&mut ids[..96]), Ok(96));
+    // 4,000 left in this millisecond: all of them, and nothing past them.
+    assert_eq!(generator.try_fill_now(&mut ids[96..]), Ok(4000));
+    assert_eq!(ids[4095].sequence(), 4095);
+    assert_eq!(ids[4096], Snowflake::MAX);
+    assert_eq!(
+        generator.try_fill_now(&mut ids[4096..]),
+        Err(GenerateError::WouldWait { until_ms: T + 1 })
+    );
+    now.store(T + 1, Ordering::SeqCst);
+    assert_eq!(generator.try_fill_now(&mut ids[4096..]), Ok(904));
+    assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!((ids[4096].timestamp_ms(), ids[4096].sequence()), (T + 1, 0));
+    assert_eq!(generator.try_fill_now(&mut []), Ok(0));
+    generator.halt();
+    assert_eq!(generator.try_fill_now(&mut ids), Err(GenerateError::Halted));
+}

@@ -7,6 +7,8 @@ use serde::Serialize;
 use snowflake_kit::{Clock, GenerateError, Generator, Identity, Snowflake, SystemClock};
 use snowflake_lease::{Choice, LeasedGenerator, State};
 
+use crate::fair::Queue;
+
 /// The service's source of IDs.
 pub(crate) enum Issuer {
     /// No identity was given: the page, compose and decode work; IDs do not.
@@ -127,41 +129,73 @@ fn rfc3339(ms: u64) -> Option<String> {
     snowflake_kit::Rfc3339::new(ms).map(|time| time.to_string())
 }
 
-/// `try_now` until it issues an ID or fails, sleeping on a timer while it would wait for
-/// `clock`. Whether the clock has stalled meanwhile is the generator's to say
-/// (`check_wait`): it says so only of a clock that did not reach the millisecond.
-async fn waiting(
-    try_now: impl Fn() -> Result<Snowflake, GenerateError>,
+/// Fills `out` through `try_fill_now`, in `queue`'s turns.
+async fn fill(
+    queue: &Queue,
+    out: &mut [Snowflake],
+    try_fill_now: impl Fn(&mut [Snowflake]) -> Result<usize, GenerateError>,
     check_wait: impl Fn(u64, u64, Duration) -> Result<(), GenerateError>,
     clock: &impl Clock,
-) -> Result<Snowflake, Unavailable> {
-    let mut started = None;
-    loop {
-        let result = try_now();
-        let Err(GenerateError::WouldWait { until_ms }) = result else {
-            return Ok(result?);
-        };
-        let now_ms = clock.now_ms();
-        // Timed from the first wait: the common call, which issues at once, reads no
-        // clock but the generator's.
-        let (started, from_ms) =
-            *started.get_or_insert_with(|| (tokio::time::Instant::now(), now_ms));
-        check_wait(from_ms, until_ms, started.elapsed())?;
-        let wait_ms = until_ms.saturating_sub(now_ms).max(1);
-        tokio::time::sleep(Duration::from_millis(wait_ms)).await;
-    }
+) -> Result<(), Unavailable> {
+    let mut done = 0;
+    queue
+        .issue(
+            || {
+                // Each call takes what it can; `WouldWait` once this millisecond is spent.
+                while done < out.len() {
+                    done += try_fill_now(&mut out[done..])?;
+                }
+                Ok(())
+            },
+            check_wait,
+            clock,
+        )
+        .await
 }
 
 impl Issuer {
     /// One ID. Where the generator would wait for the clock (a used-up millisecond, a
-    /// clock that stepped back), the task waits on a timer and asks again: the worker
-    /// thread goes on serving other requests.
-    pub(crate) async fn next_id(&self) -> Result<Snowflake, Unavailable> {
+    /// clock that stepped back), the task waits on a timer in `queue`: the worker thread
+    /// goes on serving other requests.
+    pub(crate) async fn next_id(&self, queue: &Queue) -> Result<Snowflake, Unavailable> {
         match self {
             Issuer::None => Err(Unavailable(NO_IDENTITY.to_owned())),
             Issuer::Fixed(generator) => {
-                waiting(
-                    || generator.try_next_id_now(),
+                queue
+                    .issue(
+                        || generator.try_next_id_now(),
+                        |from, until, waited| generator.check_wait(from, until, waited),
+                        generator.clock(),
+                    )
+                    .await
+            }
+            Issuer::Leased(lease) => {
+                let generator = lease.generator()?;
+                queue
+                    .issue(
+                        || generator.try_next_id_now(),
+                        |from, until, waited| generator.check_wait(from, until, waited),
+                        generator.clock(),
+                    )
+                    .await
+            }
+        }
+    }
+
+    /// `out.len()` IDs, increasing; waits for the clock as `next_id` does, taking what
+    /// each millisecond has in its turn.
+    pub(crate) async fn fill(
+        &self,
+        queue: &Queue,
+        out: &mut [Snowflake],
+    ) -> Result<(), Unavailable> {
+        match self {
+            Issuer::None => Err(Unavailable(NO_IDENTITY.to_owned())),
+            Issuer::Fixed(generator) => {
+                fill(
+                    queue,
+                    out,
+                    |rest| generator.try_fill_now(rest),
                     |from, until, waited| generator.check_wait(from, until, waited),
                     generator.clock(),
                 )
@@ -169,22 +203,15 @@ impl Issuer {
             }
             Issuer::Leased(lease) => {
                 let generator = lease.generator()?;
-                waiting(
-                    || generator.try_next_id_now(),
+                fill(
+                    queue,
+                    out,
+                    |rest| generator.try_fill_now(rest),
                     |from, until, waited| generator.check_wait(from, until, waited),
                     generator.clock(),
                 )
                 .await
             }
-        }
-    }
-
-    /// `out.len()` IDs, increasing.
-    pub(crate) fn fill(&self, out: &mut [Snowflake]) -> Result<(), Unavailable> {
-        match self {
-            Issuer::None => Err(Unavailable(NO_IDENTITY.to_owned())),
-            Issuer::Fixed(generator) => Ok(generator.try_fill(out)?),
-            Issuer::Leased(lease) => Ok(lease.generator()?.try_fill(out)?),
         }
     }
 
@@ -343,12 +370,13 @@ mod tests {
         generator: &Generator<Arc<ManualClock>>,
         clock: &ManualClock,
     ) -> Result<Snowflake, Unavailable> {
-        waiting(
-            || generator.try_next_id_now(),
-            |from, until, waited| generator.check_wait(from, until, waited),
-            clock,
-        )
-        .await
+        Queue::default()
+            .issue(
+                || generator.try_next_id_now(),
+                |from, until, waited| generator.check_wait(from, until, waited),
+                clock,
+            )
+            .await
     }
 
     /// On a single thread, the task that moves the clock runs only if the wait gives the
@@ -394,5 +422,84 @@ mod tests {
             panic!("an ID from a halted generator");
         };
         assert_eq!(reason, "the identity's lease was lost; claiming it again");
+    }
+}
+
+#[cfg(test)]
+mod fairness {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    use super::*;
+
+    const T: u64 = 1_656_432_460_105;
+
+    /// tokio's paused time, as Unix ms from `T`.
+    struct PausedClock(tokio::time::Instant);
+
+    impl Clock for PausedClock {
+        fn now_ms(&self) -> u64 {
+            T + u64::try_from(self.0.elapsed().as_millis()).unwrap()
+        }
+    }
+
+    /// Twenty tasks each asking for a whole millisecond's 4,096 IDs, again and again, and
+    /// one asking for one ID: it gets it within the turns of those queued before it, and
+    /// nobody hears of a stalled clock.
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn one_id_is_not_starved_by_requests_for_whole_milliseconds() {
+        let clock = PausedClock(tokio::time::Instant::now());
+        let generator = Arc::new(Generator::with_clock(1, 1, clock).unwrap());
+        let queue = Arc::new(Queue::default());
+        let filled = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut bulk = Vec::new();
+        for _ in 0..20 {
+            let (generator, queue, filled, stop) = (
+                Arc::clone(&generator),
+                Arc::clone(&queue),
+                Arc::clone(&filled),
+                Arc::clone(&stop),
+            );
+            bulk.push(tokio::spawn(async move {
+                let mut out = vec![Snowflake::MAX; 4096];
+                while !stop.load(Ordering::Relaxed) {
+                    fill(
+                        &queue,
+                        &mut out,
+                        |rest| generator.try_fill_now(rest),
+                        |from, until, waited| generator.check_wait(from, until, waited),
+                        generator.clock(),
+                    )
+                    .await
+                    .map_err(|e| e.0)
+                    .unwrap();
+                    filled.fetch_add(1, Ordering::Relaxed);
+                    // Back as the next millisecond begins, as fresh requests come.
+                    tokio::time::sleep(Duration::from_millis(1)).await;
+                }
+            }));
+        }
+        // The bulk requests have the clock's milliseconds to themselves for a while.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let started = tokio::time::Instant::now();
+        let id = queue
+            .issue(
+                || generator.try_next_id_now(),
+                |from, until, waited| generator.check_wait(from, until, waited),
+                generator.clock(),
+            )
+            .await
+            .map_err(|e| e.0)
+            .unwrap();
+        let waited = started.elapsed();
+        stop.store(true, Ordering::Relaxed);
+        for task in bulk {
+            task.await.unwrap();
+        }
+        assert!(filled.load(Ordering::Relaxed) > 40);
+        // At most one turn for each of the 20 ahead of it, each a millisecond or two.
+        assert!(waited <= Duration::from_millis(45), "waited {waited:?}");
+        assert_eq!(id.datacenter(), 1);
     }
 }

@@ -18,6 +18,7 @@
 
 mod api;
 mod error;
+mod fair;
 mod form;
 mod issuer;
 mod metrics;
@@ -92,6 +93,8 @@ struct Args {
 /// What the handlers share.
 pub(crate) struct AppState {
     issuer: Issuer,
+    /// Requests waiting for the clock, served in turn.
+    queue: fair::Queue,
     metrics: Metrics,
 }
 
@@ -379,7 +382,11 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
         ),
     };
     let metrics = Metrics::new().map_err(|e| format!("cannot set up the metrics: {e}"))?;
-    let state = Arc::new(AppState { issuer, metrics });
+    let state = Arc::new(AppState {
+        issuer,
+        queue: fair::Queue::default(),
+        metrics,
+    });
     // The claim goes on while the server answers: the page, compose, decode, the
     // health and the metrics need no identity, and the rest say what they wait for.
     let (grace, mut claim) = match lease {
