@@ -21,6 +21,7 @@ mod error;
 mod fair;
 mod form;
 mod issuer;
+mod listen;
 mod metrics;
 mod page;
 
@@ -364,6 +365,8 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
     // Before anything that can take a while, so that a stop signal never meets the
     // default action, which would leave the lease held.
     let mut stop = Stop::new().map_err(|e| format!("cannot handle signals: {e}"))?;
+    // Before the first connection: the cap on connections follows the limit on files.
+    let cap = listen::connection_cap();
     // The port first: a port in use must not cost a claim of an identity.
     let listener = tokio::net::TcpListener::bind(listen)
         .await
@@ -403,10 +406,16 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
         "snowflake-server listening on http://{local}"
     );
     let (stopping, stopped) = tokio::sync::oneshot::channel::<()>();
-    let serving = axum::serve(listener, app(Arc::clone(&state))).with_graceful_shutdown(async {
-        let _ = stopped.await;
-    });
-    let mut serving = std::pin::pin!(serving.into_future());
+    let serving = listen::serve(
+        listener,
+        app(Arc::clone(&state)),
+        Arc::clone(&state),
+        cap,
+        async {
+            let _ = stopped.await;
+        },
+    );
+    let mut serving = std::pin::pin!(serving);
     let claim_failed = async {
         match &mut claim {
             Some(task) => match task.await {
@@ -418,7 +427,7 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
         }
     };
     let (served, failed) = tokio::select! {
-        result = &mut serving => (result, None),
+        () = &mut serving => (Ok(()), None),
         failed = claim_failed => {
             let _ = stopping.send(());
             (drain(&mut serving, &mut stop).await, Some(failed))
@@ -449,12 +458,12 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
 
 /// In-flight requests finish within the drain time; a half-sent one does not hold the
 /// lease hostage, and a second signal ends the wait.
-async fn drain<F: std::future::Future<Output = std::io::Result<()>>>(
+async fn drain<F: std::future::Future<Output = ()>>(
     serving: &mut std::pin::Pin<&mut F>,
     stop: &mut Stop,
 ) -> std::io::Result<()> {
     tokio::select! {
-        result = serving => result,
+        () = serving => Ok(()),
         () = tokio::time::sleep(DRAIN) => Ok(()),
         () = stop.wait() => Ok(()),
     }

@@ -19,6 +19,9 @@ pub(crate) struct Metrics {
     pub(crate) refusals: IntCounter,
     /// 1 for the identity held (or waited for), labelled with it and how it was chosen.
     identity: IntGaugeVec,
+    /// Connections ended before or between requests, by why: a header read timed out, a
+    /// request head hyper refused, one closed to make room at the cap.
+    pub(crate) connections_closed: IntCounterVec,
 }
 
 impl Metrics {
@@ -48,6 +51,15 @@ impl Metrics {
             ),
             &["datacenter", "machine", "choice"],
         )?;
+        let connections_closed = IntCounterVec::new(
+            Opts::new(
+                "snowflake_connections_closed_total",
+                "connections the server ended, by reason: a header read timed out, a \
+                 malformed or too large request head, closed to make room at the cap",
+            ),
+            &["reason"],
+        )?;
+        registry.register(Box::new(connections_closed.clone()))?;
         registry.register(Box::new(issued.clone()))?;
         registry.register(Box::new(identity.clone()))?;
         registry.register(Box::new(requests.clone()))?;
@@ -60,6 +72,7 @@ impl Metrics {
             lease_losses,
             refusals,
             identity,
+            connections_closed,
         })
     }
 }

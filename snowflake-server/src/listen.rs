@@ -1,0 +1,205 @@
+//! Accepting connections, with limits that a misbehaving client cannot get around: a
+//! header-read timeout (which is also the idle timeout between requests, since hyper
+//! starts it as soon as it waits for a request's first byte), a cap on open connections
+//! below the file-descriptor limit, and, at the cap, the oldest connection that has no
+//! request in flight (idle, or half-sent) closed to make room. A thousand silent
+//! connections cannot shut out `/healthz`.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use axum::Router;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tower::ServiceExt;
+
+use crate::AppState;
+
+/// How long a client may take to send a request's head, and may stay idle between two.
+pub(crate) const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// File descriptors kept for everything but client connections: etcd, the listener,
+/// standard streams, a connection accepted while one is closed to make room.
+const RESERVED_FDS: u64 = 64;
+
+/// Raises the soft limit on open files to the hard one, and returns the cap on client
+/// connections that fits below it.
+pub(crate) fn connection_cap() -> usize {
+    let limit = raise_fd_limit();
+    usize::try_from(limit.saturating_sub(RESERVED_FDS).clamp(16, 1 << 20)).unwrap_or(1 << 20)
+}
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn raise_fd_limit() -> u64 {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let mut limit = getrlimit(Resource::Nofile);
+    if limit.current != limit.maximum {
+        limit.current = limit.maximum;
+        // Kept as it was if the kernel refuses: the cap follows what is in force.
+        let _ = setrlimit(Resource::Nofile, limit);
+    }
+    getrlimit(Resource::Nofile).current.unwrap_or(u64::MAX)
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn raise_fd_limit() -> u64 {
+    // Where it cannot be read: a common service default.
+    1024
+}
+
+/// An open connection: its requests in flight, and a way to close it.
+struct Open {
+    in_flight: Arc<AtomicUsize>,
+    close: tokio::task::AbortHandle,
+}
+
+/// The open connections, oldest first.
+#[derive(Default)]
+struct Connections {
+    next: u64,
+    open: BTreeMap<u64, Open>,
+}
+
+impl Connections {
+    /// Closes the oldest connection without a request in flight; whether there was one.
+    fn close_oldest_idle(&mut self) -> bool {
+        let idle = self
+            .open
+            .iter()
+            .find(|(_, open)| open.in_flight.load(Ordering::Acquire) == 0)
+            .map(|(&id, _)| id);
+        let Some(id) = idle else {
+            return false;
+        };
+        if let Some(open) = self.open.remove(&id) {
+            open.close.abort();
+        }
+        true
+    }
+}
+
+/// Serves `app` on `listener` until `shutdown` resolves, then lets the connections finish
+/// their requests in flight (the caller bounds how long).
+pub(crate) async fn serve(
+    listener: TcpListener,
+    app: Router,
+    state: Arc<AppState>,
+    cap: usize,
+    shutdown: impl Future<Output = ()>,
+) {
+    let connections = Arc::new(Mutex::new(Connections::default()));
+    let (stopping, stopped) = watch::channel(false);
+    let mut tasks = tokio::task::JoinSet::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut shutdown => break,
+        };
+        // Out of file descriptors (EMFILE, ENFILE) or another transient failure: make
+        // room, pause, and go on; never end the server.
+        let Ok((stream, _)) = accepted else {
+            if lock(&connections).close_oldest_idle() {
+                state
+                    .metrics
+                    .connections_closed
+                    .with_label_values(&["to make room"])
+                    .inc();
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            continue;
+        };
+        {
+            let mut open = lock(&connections);
+            if open.open.len() >= cap && open.close_oldest_idle() {
+                state
+                    .metrics
+                    .connections_closed
+                    .with_label_values(&["to make room"])
+                    .inc();
+            }
+        }
+        let in_flight = Arc::new(AtomicUsize::new(0));
+        let counting = Arc::clone(&in_flight);
+        let app = app.clone();
+        // Counts its requests in flight: a connection with none may be closed to make room.
+        let service = hyper::service::service_fn(move |request| {
+            counting.fetch_add(1, Ordering::AcqRel);
+            let (app, counting) = (app.clone(), Arc::clone(&counting));
+            async move {
+                let response = app.oneshot(request).await;
+                counting.fetch_sub(1, Ordering::AcqRel);
+                response
+            }
+        });
+        let (connections_, metrics_, mut stopped) = (
+            Arc::clone(&connections),
+            Arc::clone(&state),
+            stopped.clone(),
+        );
+        let mut registry = lock(&connections);
+        let id = registry.next;
+        registry.next += 1;
+        let task = tasks.spawn(async move {
+            let mut builder = http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_READ_TIMEOUT);
+            let connection = builder.serve_connection(TokioIo::new(stream), service);
+            let mut connection = std::pin::pin!(connection);
+            let stop = async move {
+                // The guard `wait_for` returns is not `Send`: dropped at once.
+                let _ = stopped.wait_for(|&stop| stop).await.map(drop);
+            };
+            let served = tokio::select! {
+                served = connection.as_mut() => served,
+                () = stop => {
+                    connection.as_mut().graceful_shutdown();
+                    connection.await
+                }
+            };
+            if let Err(e) = served {
+                metrics_
+                    .metrics
+                    .connections_closed
+                    .with_label_values(&[why(&e)])
+                    .inc();
+            }
+            lock(&connections_).open.remove(&id);
+        });
+        registry.open.insert(
+            id,
+            Open {
+                in_flight,
+                close: task,
+            },
+        );
+        drop(registry);
+        // Reap the finished, so that the set does not grow with every connection.
+        while tasks.try_join_next().is_some() {}
+    }
+    let _ = stopping.send(true);
+    while tasks.join_next().await.is_some() {}
+}
+
+/// Why hyper ended a connection, as the metric's label.
+fn why(e: &hyper::Error) -> &'static str {
+    if e.is_timeout() {
+        "header read timeout"
+    } else if e.is_parse_too_large() {
+        "request head too large"
+    } else if e.is_parse() {
+        "malformed request"
+    } else {
+        "connection error"
+    }
+}
+
+fn lock(connections: &Mutex<Connections>) -> std::sync::MutexGuard<'_, Connections> {
+    connections.lock().unwrap_or_else(PoisonError::into_inner)
+}
