@@ -12,14 +12,15 @@
 //! UTC with three fraction digits. `decode` shows a card per ID on a terminal and a row of
 //! tab-separated fields per ID into a file or a pipe (`--layout` chooses); `--json` writes
 //! one JSON object per line. Into a file or a pipe, output goes out in blocks of 64 KiB;
-//! `decode` also writes out what it has whenever it waits for the next line of stdin.
+//! `decode` also writes out what it has whenever it waits for the next line of stdin. Its
+//! messages on stderr are buffered alike, in whole lines, and go out before any later ID.
 
 mod decode;
 mod input;
 mod output;
 
 use std::ffi::OsString;
-use std::io::{self, IsTerminal, StdoutLock, Write};
+use std::io::{self, BufWriter, IsTerminal, StdoutLock, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
@@ -278,14 +279,17 @@ fn run(command: Command) -> Result<(), Failure> {
             format,
         } => {
             let mut out = stdout(&format, layout);
-            let mut stderr = io::stderr().lock();
+            // Buffered as stdout is: std's stderr writes each piece of a message at once.
+            let mut stderr = BufWriter::with_capacity(output::BUFFER, io::stderr().lock());
             let mut bad = 0;
             let decoded = if ids.is_empty() {
                 decode::lines(io::stdin().lock(), &mut out, &mut stderr, &mut bad)
             } else {
                 decode::arguments(&ids, &mut out, &mut stderr, &mut bad)
             };
-            match decoded.and_then(|()| Ok(out.flush()?)) {
+            // Only one of the two holds bytes; either way, before a failure is reported.
+            let flushed = out.flush().and_then(|()| stderr.flush());
+            match decoded.and_then(|()| Ok(flushed?)) {
                 // `| head`: the reader left, but a bad ID it was told about still counts.
                 Err(Failure::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe && bad > 0 => {
                     return Err(Failure::BadIds);
