@@ -1,19 +1,19 @@
 //! `decode`: IDs from the arguments or from stdin, one per line; a bad one is reported
 //! on stderr with its place, and decoding goes on.
 //!
-//! Messages are buffered as the output is, in whole lines (`err` is a [`BufWriter`] over
-//! stderr, which std leaves unbuffered): a file of bad lines costs a write(2) per 64 KiB
-//! of messages, not several per line. Only one of the two buffers holds bytes at a time,
-//! the other written out before it takes any, so that stdout and stderr, shown together,
-//! keep the order of the lines.
+//! Messages are buffered as the output is ([`Messages`]): a file of bad lines costs a
+//! write(2) per 64 KiB of messages, not several per line. Only one of the two buffers
+//! holds bytes at a time, the other written out before it takes any, so that stdout and
+//! stderr, shown together, keep the order of the lines.
 
 use std::ffi::OsString;
 use std::fmt;
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 
-use snowflake_kit::Snowflake;
+use snowflake_kit::{ParseSnowflakeError, Snowflake};
 
 use crate::Failure;
+use crate::messages::Messages;
 use crate::output::Out;
 
 /// Where an ID came from, for its error.
@@ -46,7 +46,7 @@ const QUOTED: usize = 40;
 pub(crate) fn arguments<W: Write, E: Write>(
     ids: &[OsString],
     out: &mut Out<W>,
-    err: &mut BufWriter<E>,
+    err: &mut Messages<E>,
     bad: &mut usize,
 ) -> Result<(), Failure> {
     for (i, text) in ids.iter().enumerate() {
@@ -64,7 +64,7 @@ pub(crate) fn arguments<W: Write, E: Write>(
 pub(crate) fn lines<W: Write, E: Write>(
     input: impl Read,
     out: &mut Out<W>,
-    err: &mut BufWriter<E>,
+    err: &mut Messages<E>,
     bad: &mut usize,
 ) -> Result<(), Failure> {
     // As large as the output's buffer: fewer read(2)s, and fewer flushes below.
@@ -130,7 +130,7 @@ impl Lines<'_> {
         mut text: &[u8],
         mut len: usize,
         out: &mut Out<W>,
-        err: &mut BufWriter<E>,
+        err: &mut Messages<E>,
     ) -> Result<(), Failure> {
         self.number += 1;
         if self.number == 1 {
@@ -157,44 +157,63 @@ fn one<W: Write, E: Write>(
     len: usize,
     place: Place,
     out: &mut Out<W>,
-    err: &mut BufWriter<E>,
+    err: &mut Messages<E>,
 ) -> Result<bool, Failure> {
     let id = if len > MAX_LINE {
-        Err(format!(
-            "{}: {len} bytes, too long for an ID (at most {MAX_LINE} bytes with the spaces \
-             around its digits)",
-            quote(text)
-        ))
+        Err(Problem::TooLong(text, len))
     } else {
         let text = text.trim_ascii();
         match std::str::from_utf8(text) {
             Ok(id) => id
                 .parse::<Snowflake>()
-                .map_err(|e| format!("{}: {e}", quote(text))),
-            Err(e) => Err(format!(
-                "{}: invalid UTF-8 at byte {}: a snowflake id is decimal digits only",
-                quote(text),
-                e.valid_up_to()
-            )),
+                .map_err(|e| Problem::Refused(text, e)),
+            Err(e) => Err(Problem::NotUtf8(text, e.valid_up_to())),
         }
     };
     match id {
         Ok(id) => {
             // The messages before it first, so that a terminal shows both in order.
-            if !err.buffer().is_empty() {
+            if !err.is_empty() {
                 err.flush()?;
             }
             out.decoded(id)?;
             Ok(true)
         }
-        Err(message) => {
+        Err(problem) => {
             // Whatever stdout holds first, for the same reason.
             out.flush()?;
-            // The line in one piece: `writeln!` would hand it over in six, and a full
-            // buffer would write out the first of them alone, cutting the line in two.
-            let line = format!("error: {place}: invalid ID {message}\n");
-            err.write_all(line.as_bytes())?;
+            err.line(format_args!("error: {place}: invalid ID {problem}"))?;
             Ok(false)
+        }
+    }
+}
+
+/// Why an ID is bad, with its text: written straight into the messages, where a `String`
+/// per message made the allocator the larger part of a bad line's cost.
+enum Problem<'a> {
+    /// Longer than [`MAX_LINE`]: its first bytes, and its length.
+    TooLong(&'a [u8], usize),
+    /// Not UTF-8: its bytes, and how far they are.
+    NotUtf8(&'a [u8], usize),
+    /// Refused by the runtime's rule.
+    Refused(&'a [u8], ParseSnowflakeError),
+}
+
+impl fmt::Display for Problem<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::TooLong(text, len) => write!(
+                f,
+                "{}: {len} bytes, too long for an ID (at most {MAX_LINE} bytes with the \
+                 spaces around its digits)",
+                quote(text)
+            ),
+            Problem::NotUtf8(text, valid) => write!(
+                f,
+                "{}: invalid UTF-8 at byte {valid}: a snowflake id is decimal digits only",
+                quote(text)
+            ),
+            Problem::Refused(text, e) => write!(f, "{}: {e}", quote(text)),
         }
     }
 }
@@ -260,7 +279,7 @@ mod tests {
         let mut counting = Counting::default();
         let mut out = Out::new(&mut counting, format, colour).with_layout(layout);
         let mut bad = 0;
-        let mut err = BufWriter::new(io::sink());
+        let mut err = Messages::new(io::sink());
         lines(ids.as_slice(), &mut out, &mut err, &mut bad).expect("no I/O error");
         out.flush().expect("flushed");
         drop(out);
@@ -284,14 +303,14 @@ mod tests {
 
     /// JSON lines, errors and the bad count of `input` decoded.
     fn decode(input: impl Read) -> (Vec<u8>, String, usize) {
-        let (mut out, mut err, mut bad) = (Vec::new(), BufWriter::new(Vec::new()), 0);
+        let (mut out, mut err, mut bad) = (Vec::new(), Vec::new(), 0);
         let mut to = Out::new(&mut out, Format::Json, false);
+        let mut messages = Messages::new(&mut err);
         assert!(
-            lines(input, &mut to, &mut err, &mut bad).is_ok(),
+            lines(input, &mut to, &mut messages, &mut bad).is_ok(),
             "no I/O error"
         );
-        drop(to);
-        let err = err.into_inner().expect("flushed");
+        drop((to, messages));
         (out, String::from_utf8(err).expect("UTF-8"), bad)
     }
 
@@ -374,12 +393,13 @@ mod tests {
             writeln!(input, "{}x", 1_541_815_603_606_036_480 + n).expect("into a Vec");
         }
         let mut out = Out::new(Vec::new(), Format::Human, false);
-        let mut err = BufWriter::with_capacity(crate::output::BUFFER, Counting::default());
+        let mut counting = Counting::default();
+        let mut err = Messages::new(&mut counting);
         let mut bad = 0;
         lines(input.as_slice(), &mut out, &mut err, &mut bad).expect("no I/O error");
         err.flush().expect("flushed");
+        drop(err);
         assert_eq!(bad, 20_000);
-        let counting = err.get_ref();
         assert_eq!(counting.cut, 0, "a write ended mid-line");
         // About 125 bytes a message: some 40 writes of 64 KiB.
         assert!(
@@ -408,7 +428,7 @@ mod tests {
         let log = Rc::new(RefCell::new(Vec::new()));
         let mut out =
             Out::new(Shared(Rc::clone(&log)), Format::Human, false).with_layout(Layout::Row);
-        let mut err = BufWriter::new(Shared(Rc::clone(&log)));
+        let mut err = Messages::new(Shared(Rc::clone(&log)));
         let mut bad = 0;
         let input = "x\ny\n4194439168\nz\n4194439168\n4194439168\n";
         lines(input.as_bytes(), &mut out, &mut err, &mut bad).expect("no I/O error");

@@ -17,16 +17,18 @@
 
 mod decode;
 mod input;
+mod messages;
 mod output;
 
 use std::ffi::OsString;
-use std::io::{self, BufWriter, IsTerminal, StdoutLock, Write};
+use std::io::{self, IsTerminal, StdoutLock, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use snowflake_kit::{Clock, Field, GenerateError, Generator, Snowflake, SystemClock};
 
 use crate::input::Problems;
+use crate::messages::Messages;
 use crate::output::{Format, Layout, Out};
 
 /// Compose, decode and generate Twitter-layout Snowflake IDs.
@@ -279,8 +281,7 @@ fn run(command: Command) -> Result<(), Failure> {
             format,
         } => {
             let mut out = stdout(&format, layout);
-            // Buffered as stdout is: std's stderr writes each piece of a message at once.
-            let mut stderr = BufWriter::with_capacity(output::BUFFER, io::stderr().lock());
+            let mut stderr = Messages::new(io::stderr().lock());
             let mut bad = 0;
             let decoded = if ids.is_empty() {
                 decode::lines(io::stdin().lock(), &mut out, &mut stderr, &mut bad)
