@@ -1329,6 +1329,152 @@ fn read_and_write_failures_say_which() {
     );
 }
 
+/// Every kind of run that writes to stdout, with its stdin: a table, rows from arguments
+/// and from stdin, generated IDs, help and the version.
+const WRITERS: [(&[&str], &str); 7] = [
+    (&SEED_ARGS, ""),
+    (&["decode", "4194439168"], ""),
+    (&["decode"], "4194439168\n"),
+    (&["generate", "--dc", "1", "--machine", "1", "-n", "3"], ""),
+    (&["--help"], ""),
+    (&["compose", "--help"], ""),
+    (&["--version"], ""),
+];
+
+/// Runs `snowflake ARGS` with `stdout` as its stdout; returns the exit status and stderr.
+fn with_stdout(command: &mut Command, stdin: &str) -> (Option<i32>, String) {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut pipe = child.stdin.take().expect("piped");
+    // A run that stops early may not read it all.
+    let _ = pipe.write_all(stdin.as_bytes());
+    drop(pipe);
+    let out = child.wait_with_output().expect("ends");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_is_an_error() {
+    for (args, stdin) in WRITERS {
+        // fd 1 closed, as `snowflake ... >&-` leaves it.
+        let mut closed = Command::new("sh");
+        closed
+            .args([
+                "-c",
+                "exec \"$0\" \"$@\" >&-",
+                env!("CARGO_BIN_EXE_snowflake"),
+            ])
+            .args(args);
+        assert_eq!(
+            with_stdout(&mut closed, stdin),
+            (
+                Some(1),
+                "error: cannot write the output: stdout is closed; redirect it to /dev/null to \
+                 discard the output\n"
+                    .into()
+            ),
+            "{args:?}"
+        );
+        // What it says to do instead: /dev/null opened for writing.
+        let mut null = Command::new(env!("CARGO_BIN_EXE_snowflake"));
+        null.args(args).stdout(Stdio::null());
+        assert_eq!(
+            with_stdout(&mut null, stdin),
+            (Some(0), String::new()),
+            "{args:?}"
+        );
+    }
+    // Bad input is still bad input, reported first.
+    let mut closed = Command::new("sh");
+    closed.args([
+        "-c",
+        "exec \"$0\" \"$@\" >&-",
+        env!("CARGO_BIN_EXE_snowflake"),
+        "compose",
+        "--dc",
+        "32",
+        "--machine",
+        "1",
+    ]);
+    assert_eq!(
+        with_stdout(&mut closed, ""),
+        (
+            Some(2),
+            "error: --dc: datacenter 32 is out of range 0..=31 (5 bits)\n".into()
+        )
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_stdout_is_an_error() {
+    for (args, stdin) in WRITERS {
+        let mut full = Command::new(env!("CARGO_BIN_EXE_snowflake"));
+        full.args(args)
+            .stdout(std::fs::File::create("/dev/full").expect("/dev/full"));
+        assert_eq!(
+            with_stdout(&mut full, stdin),
+            (
+                Some(1),
+                "error: cannot write the output: No space left on device (os error 28)\n".into()
+            ),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn a_pipe_whose_reader_left_ends_quietly() {
+    for (args, stdin) in WRITERS {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let mut gone = Command::new(env!("CARGO_BIN_EXE_snowflake"));
+        gone.args(args).stdout(writer);
+        assert_eq!(
+            with_stdout(&mut gone, stdin),
+            (Some(0), String::new()),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn decode_into_head_1_ends_quietly() {
+    let ids = ok(&["generate", "--dc", "3", "--machine", "4", "-n", "100000"]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snowflake"))
+        .arg("decode")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stdin = child.stdin.take().expect("piped");
+    // It may stop reading before the end: a failed write here is expected.
+    let writer = std::thread::spawn(move || stdin.write_all(ids.as_bytes()));
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("piped"))
+        .read_line(&mut first)
+        .expect("a line");
+    // The reader is gone now, as after `snowflake decode < ids | head -1`.
+    let out = child.wait_with_output().expect("ends");
+    let _ = writer.join().expect("writer ends");
+    assert_eq!(first.split('\t').count(), 5, "{first}");
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).as_ref()
+        ),
+        (Some(0), "")
+    );
+}
+
 #[test]
 fn a_long_line_is_one_bad_line_quoted_short() {
     let input = format!("4194439168\n{}\n1541815603606036480\n", "9".repeat(100_000));
