@@ -1,13 +1,19 @@
 //! `decode`: IDs from the arguments or from stdin, one per line; a bad one is reported
 //! on stderr with its place, and decoding goes on.
+//!
+//! Messages are buffered as the output is ([`Messages`]): a file of bad lines costs a
+//! write(2) per 64 KiB of messages, not several per line. Only one of the two buffers
+//! holds bytes at a time, the other written out before it takes any, so that stdout and
+//! stderr, shown together, keep the order of the lines.
 
 use std::ffi::OsString;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
 
-use snowflake_kit::Snowflake;
+use snowflake_kit::{ParseSnowflakeError, Snowflake};
 
 use crate::Failure;
+use crate::messages::Messages;
 use crate::output::Out;
 
 /// Where an ID came from, for its error.
@@ -37,10 +43,10 @@ const MAX_LINE: usize = 256;
 const QUOTED: usize = 40;
 
 /// Decodes the ID arguments, counting the bad ones in `bad`.
-pub(crate) fn arguments<W: Write>(
+pub(crate) fn arguments<W: Write, E: Write>(
     ids: &[OsString],
     out: &mut Out<W>,
-    err: &mut impl Write,
+    err: &mut Messages<E>,
     bad: &mut usize,
 ) -> Result<(), Failure> {
     for (i, text) in ids.iter().enumerate() {
@@ -55,10 +61,10 @@ pub(crate) fn arguments<W: Write>(
 
 /// Decodes one ID per line of `input`, blank lines skipped, counting the bad ones in
 /// `bad`.
-pub(crate) fn lines<W: Write>(
+pub(crate) fn lines<W: Write, E: Write>(
     input: impl Read,
     out: &mut Out<W>,
-    err: &mut impl Write,
+    err: &mut Messages<E>,
     bad: &mut usize,
 ) -> Result<(), Failure> {
     // As large as the output's buffer: fewer read(2)s, and fewer flushes below.
@@ -74,6 +80,7 @@ pub(crate) fn lines<W: Write>(
         // file or a fast pipe gets large writes.
         if input.buffer().is_empty() {
             out.flush()?;
+            err.flush()?;
         }
         let buffer = input.fill_buf().map_err(Failure::Read)?;
         if buffer.is_empty() {
@@ -118,12 +125,12 @@ struct Lines<'a> {
 impl Lines<'_> {
     /// Decodes the next line, without its `\n`: `text` is its first bytes, `len` its
     /// whole length.
-    fn line<W: Write>(
+    fn line<W: Write, E: Write>(
         &mut self,
         mut text: &[u8],
         mut len: usize,
         out: &mut Out<W>,
-        err: &mut impl Write,
+        err: &mut Messages<E>,
     ) -> Result<(), Failure> {
         self.number += 1;
         if self.number == 1 {
@@ -145,42 +152,68 @@ impl Lines<'_> {
 ///
 /// Leading and trailing whitespace (spaces, tabs, a `\r` before the `\n`) is ignored,
 /// in arguments and lines alike.
-fn one<W: Write>(
+fn one<W: Write, E: Write>(
     text: &[u8],
     len: usize,
     place: Place,
     out: &mut Out<W>,
-    err: &mut impl Write,
+    err: &mut Messages<E>,
 ) -> Result<bool, Failure> {
     let id = if len > MAX_LINE {
-        Err(format!(
-            "{}: {len} bytes, too long for an ID (at most {MAX_LINE} bytes with the spaces \
-             around its digits)",
-            quote(text)
-        ))
+        Err(Problem::TooLong(text, len))
     } else {
         let text = text.trim_ascii();
         match std::str::from_utf8(text) {
             Ok(id) => id
                 .parse::<Snowflake>()
-                .map_err(|e| format!("{}: {e}", quote(text))),
-            Err(e) => Err(format!(
-                "{}: invalid UTF-8 at byte {}: a snowflake id is decimal digits only",
-                quote(text),
-                e.valid_up_to()
-            )),
+                .map_err(|e| Problem::Refused(text, e)),
+            Err(e) => Err(Problem::NotUtf8(text, e.valid_up_to())),
         }
     };
     match id {
         Ok(id) => {
+            // The messages before it first, so that a terminal shows both in order.
+            if !err.is_empty() {
+                err.flush()?;
+            }
             out.decoded(id)?;
             Ok(true)
         }
-        Err(message) => {
-            // Whatever stdout holds first, so that a terminal shows both in order.
+        Err(problem) => {
+            // Whatever stdout holds first, for the same reason.
             out.flush()?;
-            writeln!(err, "error: {place}: invalid ID {message}")?;
+            err.line(format_args!("error: {place}: invalid ID {problem}"))?;
             Ok(false)
+        }
+    }
+}
+
+/// Why an ID is bad, with its text: written straight into the messages, where a `String`
+/// per message made the allocator the larger part of a bad line's cost.
+enum Problem<'a> {
+    /// Longer than [`MAX_LINE`]: its first bytes, and its length.
+    TooLong(&'a [u8], usize),
+    /// Not UTF-8: its bytes, and how far they are.
+    NotUtf8(&'a [u8], usize),
+    /// Refused by the runtime's rule.
+    Refused(&'a [u8], ParseSnowflakeError),
+}
+
+impl fmt::Display for Problem<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::TooLong(text, len) => write!(
+                f,
+                "{}: {len} bytes, too long for an ID (at most {MAX_LINE} bytes with the \
+                 spaces around its digits)",
+                quote(text)
+            ),
+            Problem::NotUtf8(text, valid) => write!(
+                f,
+                "{}: invalid UTF-8 at byte {valid}: a snowflake id is decimal digits only",
+                quote(text)
+            ),
+            Problem::Refused(text, e) => write!(f, "{}: {e}", quote(text)),
         }
     }
 }
@@ -210,7 +243,9 @@ fn quote(text: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::cell::RefCell;
     use std::io::{self, Read, Write};
+    use std::rc::Rc;
 
     use super::*;
     use crate::output::{Format, Layout};
@@ -244,7 +279,8 @@ mod tests {
         let mut counting = Counting::default();
         let mut out = Out::new(&mut counting, format, colour).with_layout(layout);
         let mut bad = 0;
-        lines(ids.as_slice(), &mut out, &mut io::sink(), &mut bad).expect("no I/O error");
+        let mut err = Messages::new(io::sink());
+        lines(ids.as_slice(), &mut out, &mut err, &mut bad).expect("no I/O error");
         out.flush().expect("flushed");
         drop(out);
         assert_eq!(bad, 0);
@@ -269,11 +305,12 @@ mod tests {
     fn decode(input: impl Read) -> (Vec<u8>, String, usize) {
         let (mut out, mut err, mut bad) = (Vec::new(), Vec::new(), 0);
         let mut to = Out::new(&mut out, Format::Json, false);
+        let mut messages = Messages::new(&mut err);
         assert!(
-            lines(input, &mut to, &mut err, &mut bad).is_ok(),
+            lines(input, &mut to, &mut messages, &mut bad).is_ok(),
             "no I/O error"
         );
-        drop(to);
+        drop((to, messages));
         (out, String::from_utf8(err).expect("UTF-8"), bad)
     }
 
@@ -347,5 +384,71 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn messages_go_out_in_blocks_of_whole_lines() {
+        let mut input = Vec::new();
+        for n in 0..20_000u64 {
+            writeln!(input, "{}x", 1_541_815_603_606_036_480 + n).expect("into a Vec");
+        }
+        let mut out = Out::new(Vec::new(), Format::Human, false);
+        let mut counting = Counting::default();
+        let mut err = Messages::new(&mut counting);
+        let mut bad = 0;
+        lines(input.as_slice(), &mut out, &mut err, &mut bad).expect("no I/O error");
+        err.flush().expect("flushed");
+        drop(err);
+        assert_eq!(bad, 20_000);
+        assert_eq!(counting.cut, 0, "a write ended mid-line");
+        // About 125 bytes a message: some 40 writes of 64 KiB.
+        assert!(
+            counting.writes <= 20_000 / 100,
+            "{} writes",
+            counting.writes
+        );
+    }
+
+    /// One of the two streams, writing into a log both share, as a terminal shows them.
+    struct Shared(Rc<RefCell<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn ids_and_messages_keep_the_order_of_the_lines() {
+        let log = Rc::new(RefCell::new(Vec::new()));
+        let mut out =
+            Out::new(Shared(Rc::clone(&log)), Format::Human, false).with_layout(Layout::Row);
+        let mut err = Messages::new(Shared(Rc::clone(&log)));
+        let mut bad = 0;
+        let input = "x\ny\n4194439168\nz\n4194439168\n4194439168\n";
+        lines(input.as_bytes(), &mut out, &mut err, &mut bad).expect("no I/O error");
+        out.flush().expect("flushed");
+        err.flush().expect("flushed");
+        let log = String::from_utf8(log.take()).expect("UTF-8");
+        let shown: Vec<&str> = log
+            .lines()
+            .map(|line| {
+                if line.starts_with("error:") {
+                    "error"
+                } else {
+                    "id"
+                }
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            ["error", "error", "id", "error", "id", "id"],
+            "{log}"
+        );
     }
 }

@@ -12,10 +12,17 @@
 //! UTC with three fraction digits. `decode` shows a card per ID on a terminal and a row of
 //! tab-separated fields per ID into a file or a pipe (`--layout` chooses); `--json` writes
 //! one JSON object per line. Into a file or a pipe, output goes out in blocks of 64 KiB;
-//! `decode` also writes out what it has whenever it waits for the next line of stdin.
+//! `decode` also writes out what it has whenever it waits for the next line of stdin. Its
+//! messages on stderr are buffered alike, in whole lines, and go out before any later ID.
+//!
+//! Output that cannot be written is a line on stderr and exit status 1: a full disk, a
+//! stdout closed with `>&-`, `--help` and `--version` too. A reader that leaves early
+//! (`| head -1`) ends the command quietly, with status 0 (or 2 for bad IDs reported).
 
+mod closed;
 mod decode;
 mod input;
+mod messages;
 mod output;
 
 use std::ffi::OsString;
@@ -26,6 +33,7 @@ use clap::{Args, Parser, Subcommand};
 use snowflake_kit::{Clock, Field, GenerateError, Generator, Snowflake, SystemClock};
 
 use crate::input::Problems;
+use crate::messages::Messages;
 use crate::output::{Format, Layout, Out};
 
 /// Compose, decode and generate Twitter-layout Snowflake IDs.
@@ -156,6 +164,8 @@ enum Failure {
     Read(io::Error),
     /// Writing the output failed: exit status 1, or 0 for a closed pipe.
     Write(io::Error),
+    /// Stdout was closed before the command started (`>&-`): exit status 1.
+    StdoutClosed,
 }
 
 /// Every other I/O is a write of the output.
@@ -168,11 +178,8 @@ impl From<io::Error> for Failure {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) if !e.use_stderr() => {
-            // --help and --version.
-            let _ = e.print();
-            return ExitCode::SUCCESS;
-        }
+        // --help and --version.
+        Err(e) if !e.use_stderr() => return report(help(&e), &mut io::stderr()),
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             let missing =
                 "missing command: expected `compose`, `decode` or `generate` (see --help)";
@@ -201,10 +208,20 @@ fn report(result: Result<(), Failure>, stderr: &mut impl Write) -> ExitCode {
             let _ = writeln!(stderr, "error: cannot generate IDs: {e}");
             ExitCode::FAILURE
         }
-        // `snowflake generate -n 1000000 | head -1`: the reader has what it wanted.
+        // `snowflake generate -n 1000000 | head -1`: the reader has what it wanted. Quiet,
+        // as SIGPIPE ends `yes | head -1`; status 0 rather than its 141, which would fail
+        // a `set -o pipefail` script on its `| head`.
         Err(Failure::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Write(e)) => {
             let _ = writeln!(stderr, "error: cannot write the output: {e}");
+            ExitCode::FAILURE
+        }
+        Err(Failure::StdoutClosed) => {
+            let _ = writeln!(
+                stderr,
+                "error: cannot write the output: stdout is closed; redirect it to /dev/null \
+                 to discard the output"
+            );
             ExitCode::FAILURE
         }
         Err(Failure::Read(e)) => {
@@ -234,18 +251,33 @@ fn short(rendered: &str) -> String {
     short
 }
 
+/// `--help` or `--version`, written and checked: clap's `Error::print` drops a failed
+/// write, and `--help > /dev/full` exited 0.
+fn help(e: &clap::Error) -> Result<(), Failure> {
+    let mut stdout = open_stdout()?;
+    write!(stdout, "{}", e.render())?;
+    stdout.flush()?;
+    Ok(())
+}
+
+/// Stdout, locked, unless it was closed.
+fn open_stdout() -> Result<StdoutLock<'static>, Failure> {
+    if closed::stdout() {
+        return Err(Failure::StdoutClosed);
+    }
+    Ok(io::stdout().lock())
+}
+
 /// Stdout, buffered, coloured if wanted; `decode`'s layout as asked, or the one for a
 /// terminal or not.
-fn stdout(format: &FormatArgs, layout: Option<Layout>) -> Out<StdoutLock<'static>> {
-    let stdout = io::stdout();
+fn stdout(
+    format: &FormatArgs,
+    layout: Option<Layout>,
+) -> Result<Out<StdoutLock<'static>>, Failure> {
+    let stdout = open_stdout()?;
     let terminal = stdout.is_terminal();
     let layout = layout.unwrap_or(if terminal { Layout::Card } else { Layout::Row });
-    Out::new(
-        stdout.lock(),
-        format.format(),
-        output::wants_colour(terminal),
-    )
-    .with_layout(layout)
+    Ok(Out::new(stdout, format.format(), output::wants_colour(terminal)).with_layout(layout))
 }
 
 fn run(command: Command) -> Result<(), Failure> {
@@ -268,7 +300,7 @@ fn run(command: Command) -> Result<(), Failure> {
             };
             let id = snowflake_kit::compose(ts, dc, machine, seq)
                 .map_err(|e| Failure::Usage(vec![input::compose_error(&e)]))?;
-            let mut out = stdout(&format, None);
+            let mut out = stdout(&format, None)?;
             out.table(id)?;
             out.flush()?;
         }
@@ -277,15 +309,17 @@ fn run(command: Command) -> Result<(), Failure> {
             layout,
             format,
         } => {
-            let mut out = stdout(&format, layout);
-            let mut stderr = io::stderr().lock();
+            let mut out = stdout(&format, layout)?;
+            let mut stderr = Messages::new(io::stderr().lock());
             let mut bad = 0;
             let decoded = if ids.is_empty() {
                 decode::lines(io::stdin().lock(), &mut out, &mut stderr, &mut bad)
             } else {
                 decode::arguments(&ids, &mut out, &mut stderr, &mut bad)
             };
-            match decoded.and_then(|()| Ok(out.flush()?)) {
+            // Only one of the two holds bytes; either way, before a failure is reported.
+            let flushed = out.flush().and_then(|()| stderr.flush());
+            match decoded.and_then(|()| Ok(flushed?)) {
                 // `| head`: the reader left, but a bad ID it was told about still counts.
                 Err(Failure::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe && bad > 0 => {
                     return Err(Failure::BadIds);
@@ -309,7 +343,7 @@ fn run(command: Command) -> Result<(), Failure> {
             };
             let generator = Generator::new(dc, machine)
                 .map_err(|e| Failure::Usage(vec![input::compose_error(&e)]))?;
-            let mut out = stdout(&format, None);
+            let mut out = stdout(&format, None)?;
             let generated = generate(&mut out, &generator, count);
             // The IDs issued before a clock failure are good: they go out first.
             out.flush()?;

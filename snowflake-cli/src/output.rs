@@ -29,9 +29,9 @@ pub(crate) enum Layout {
     Row,
 }
 
-/// Bytes gathered before a write(2): many IDs per call into a file or a pipe. 64 KiB is
-/// what a Linux pipe holds.
-const BUFFER: usize = 64 * 1024;
+/// Bytes gathered before a write(2): many IDs per call into a file or a pipe (and many of
+/// `decode`'s messages per call to stderr). 64 KiB is what a Linux pipe holds.
+pub(crate) const BUFFER: usize = 64 * 1024;
 
 /// Room for the record that takes the buffer past [`BUFFER`]: a card in colour is about
 /// 700 bytes.

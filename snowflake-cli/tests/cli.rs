@@ -3,6 +3,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 const SEED: &str = "\
 id         4194439168
@@ -932,6 +933,39 @@ fn decode_answers_each_line_before_the_next_arrives() {
 }
 
 #[test]
+fn decode_reports_a_bad_line_before_the_next_arrives() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snowflake"))
+        .arg("decode")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stdin = child.stdin.take().expect("piped");
+    let mut stderr = BufReader::new(child.stderr.take().expect("piped"));
+    let (messages, reported) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut line = String::new();
+        stderr.read_line(&mut line).expect("a line");
+        messages.send(line).expect("sent");
+    });
+    // stdin stays open: a message that waited for more input would never come.
+    stdin.write_all(b"4194439168\nnope\n").expect("written");
+    stdin.flush().expect("flushed");
+    let message = reported.recv_timeout(std::time::Duration::from_secs(20));
+    if message.is_err() {
+        let _ = child.kill();
+    }
+    assert_eq!(
+        message.expect("a message while stdin is open"),
+        "error: line 2: invalid ID \"nope\": invalid character `n` at byte 0: a snowflake id is decimal digits only\n"
+    );
+    drop(stdin);
+    reader.join().expect("reader ends");
+    assert_eq!(child.wait().expect("ends").code(), Some(2));
+}
+
+#[test]
 fn decode_of_many_ids_agrees_with_generate() {
     let ids = ok(&["generate", "--dc", "7", "--machine", "9", "-n", "20000"]);
     let json = ok_with_stdin(&["decode", "--json"], &ids);
@@ -1013,12 +1047,23 @@ fn json_lines_read_back_with_serde_json() {
     }
 }
 
-/// Bytes per write(2) to stdout, as strace counts them, of `snowflake ARGS < stdin > file`;
+/// What strace saw of a run of `snowflake ARGS < stdin > file 2> file`: the exit status, and
+/// for stdout and for stderr, the bytes written and the size of each write(2).
+struct Traced {
+    status: Option<i32>,
+    stdout: (Vec<u8>, Vec<usize>),
+    stderr: (Vec<u8>, Vec<usize>),
+}
+
 /// `None` without a working strace.
-fn bytes_per_write(args: &[&str], stdin: &str) -> Option<usize> {
-    let dir = std::env::temp_dir().join(format!("snowflake-cli-writes-{}", std::process::id()));
+fn traced(args: &[&str], stdin: &str) -> Option<Traced> {
+    // A directory per run: tests run side by side.
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, Ordering::Relaxed);
+    let dir =
+        std::env::temp_dir().join(format!("snowflake-cli-writes-{}-{run}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let (input, output, trace) = (dir.join("in"), dir.join("out"), dir.join("trace"));
+    let [input, output, errors, trace] = ["in", "out", "err", "trace"].map(|name| dir.join(name));
     std::fs::write(&input, stdin).expect("input written");
     let status = Command::new("strace")
         .args(["-f", "-qq", "-e", "trace=write", "-o"])
@@ -1027,20 +1072,52 @@ fn bytes_per_write(args: &[&str], stdin: &str) -> Option<usize> {
         .args(args)
         .stdin(std::fs::File::open(&input).expect("input"))
         .stdout(std::fs::File::create(&output).expect("output"))
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(&errors).expect("errors"))
         .status()
         .ok()?;
-    if !status.success() {
+    let trace = std::fs::read_to_string(&trace).ok()?;
+    if trace.is_empty() && !status.success() {
+        // strace itself failed (ptrace not permitted, say).
         return None;
     }
-    let trace = std::fs::read_to_string(&trace).ok()?;
-    let writes = trace
-        .lines()
-        .filter(|line| line.contains("write(1, "))
-        .count();
-    let bytes = std::fs::metadata(&output).expect("output").len();
+    // Lines such as `1234  write(2, "error: line 1: "..., 65519) = 65519`.
+    let sizes = |fd: &str| -> Vec<usize> {
+        trace
+            .lines()
+            .filter(|line| line.contains(&format!("write({fd}, ")))
+            .map(|line| {
+                let size = line.rsplit(" = ").next().unwrap_or_default();
+                size.trim().parse().expect("a size")
+            })
+            .collect()
+    };
+    let traced = Traced {
+        status: status.code(),
+        stdout: (std::fs::read(&output).expect("output"), sizes("1")),
+        stderr: (std::fs::read(&errors).expect("errors"), sizes("2")),
+    };
     let _ = std::fs::remove_dir_all(&dir);
-    Some(usize::try_from(bytes).expect("fits") / writes.max(1))
+    Some(traced)
+}
+
+/// Fails under CI, where scripts/test.sh installs strace; elsewhere says what was skipped.
+fn no_strace() {
+    assert_ne!(
+        std::env::var("CI").as_deref(),
+        Ok("true"),
+        "strace is not available: write sizes not checked"
+    );
+    eprintln!("strace is not available: write sizes not checked");
+}
+
+/// Whether every write ends a line: each one's end, counted through `written`, falls just
+/// after a `\n`.
+fn whole_lines((written, sizes): &(Vec<u8>, Vec<usize>)) -> bool {
+    let mut end = 0;
+    sizes.iter().all(|size| {
+        end += size;
+        written.get(end - 1) == Some(&b'\n')
+    }) && end == written.len()
 }
 
 #[test]
@@ -1051,19 +1128,71 @@ fn decode_into_a_file_writes_at_least_4_kib_at_a_time() {
         &["decode", "--layout", "card"],
         &["decode", "--json"],
     ] {
-        let Some(average) = bytes_per_write(args, &ids) else {
-            // The unit test `decode::tests` counts the writes without strace; under CI,
-            // where scripts/test.sh installs it, a missing strace is a failure.
-            assert_ne!(
-                std::env::var("CI").as_deref(),
-                Ok("true"),
-                "strace is not available: write sizes not checked"
-            );
-            eprintln!("strace is not available: write sizes not checked");
-            return;
+        // The unit test `decode::tests` counts the writes without strace.
+        let Some(run) = traced(args, &ids) else {
+            return no_strace();
         };
+        assert_eq!(run.status, Some(0), "{args:?}");
+        let (bytes, writes) = (run.stdout.0.len(), run.stdout.1.len());
+        let average = bytes / writes.max(1);
         assert!(average >= 4096, "{args:?}: {average} bytes per write");
+        assert!(whole_lines(&run.stdout), "{args:?}: a write ended mid-line");
     }
+}
+
+#[test]
+fn bad_lines_are_reported_in_blocks_of_whole_lines() {
+    let lines = 10_000;
+    let bad_lines: Vec<String> = (0..lines)
+        .map(|n| format!("{}x\n", 1_541_815_603_606_036_480_u64 + n))
+        .collect();
+    let input = bad_lines.concat();
+    // Bad lines alone, then every tenth line bad among good ones.
+    let Some(bad) = traced(&["decode"], &input) else {
+        return no_strace();
+    };
+    assert_eq!(bad.status, Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&bad.stderr.0).lines().count(),
+        10_000
+    );
+    let writes = bad.stderr.1.len();
+    assert!(
+        writes <= 100,
+        "{writes} writes to stderr for {lines} bad lines"
+    );
+    assert!(whole_lines(&bad.stderr), "a write to stderr ended mid-line");
+    assert!(bad.stdout.1.is_empty(), "{:?}", bad.stdout.1);
+
+    let mixed: Vec<String> = bad_lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            if i % 10 == 0 {
+                line.clone()
+            } else {
+                line.replace('x', "")
+            }
+        })
+        .collect();
+    let mixed = mixed.concat();
+    let Some(run) = traced(&["decode"], &mixed) else {
+        return no_strace();
+    };
+    assert_eq!(run.status, Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&run.stderr.0).lines().count(),
+        1_000
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout.0).lines().count(),
+        9_000
+    );
+    // One write per switch between the two streams, at most: each bad line writes out the
+    // rows before it, and its message goes out before the next row.
+    assert!(run.stdout.1.len() <= 1_000, "{:?}", run.stdout.1.len());
+    assert!(run.stderr.1.len() <= 1_000, "{:?}", run.stderr.1.len());
+    assert!(whole_lines(&run.stdout) && whole_lines(&run.stderr));
 }
 
 /// A field of a JSON line as `serde_json` reads it: a string's text, or a number's digits.
@@ -1197,6 +1326,152 @@ fn read_and_write_failures_say_which() {
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "error: cannot write the output: No space left on device (os error 28)\n"
+    );
+}
+
+/// Every kind of run that writes to stdout, with its stdin: a table, rows from arguments
+/// and from stdin, generated IDs, help and the version.
+const WRITERS: [(&[&str], &str); 7] = [
+    (&SEED_ARGS, ""),
+    (&["decode", "4194439168"], ""),
+    (&["decode"], "4194439168\n"),
+    (&["generate", "--dc", "1", "--machine", "1", "-n", "3"], ""),
+    (&["--help"], ""),
+    (&["compose", "--help"], ""),
+    (&["--version"], ""),
+];
+
+/// Runs `snowflake ARGS` with `stdout` as its stdout; returns the exit status and stderr.
+fn with_stdout(command: &mut Command, stdin: &str) -> (Option<i32>, String) {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut pipe = child.stdin.take().expect("piped");
+    // A run that stops early may not read it all.
+    let _ = pipe.write_all(stdin.as_bytes());
+    drop(pipe);
+    let out = child.wait_with_output().expect("ends");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_is_an_error() {
+    for (args, stdin) in WRITERS {
+        // fd 1 closed, as `snowflake ... >&-` leaves it.
+        let mut closed = Command::new("sh");
+        closed
+            .args([
+                "-c",
+                "exec \"$0\" \"$@\" >&-",
+                env!("CARGO_BIN_EXE_snowflake"),
+            ])
+            .args(args);
+        assert_eq!(
+            with_stdout(&mut closed, stdin),
+            (
+                Some(1),
+                "error: cannot write the output: stdout is closed; redirect it to /dev/null to \
+                 discard the output\n"
+                    .into()
+            ),
+            "{args:?}"
+        );
+        // What it says to do instead: /dev/null opened for writing.
+        let mut null = Command::new(env!("CARGO_BIN_EXE_snowflake"));
+        null.args(args).stdout(Stdio::null());
+        assert_eq!(
+            with_stdout(&mut null, stdin),
+            (Some(0), String::new()),
+            "{args:?}"
+        );
+    }
+    // Bad input is still bad input, reported first.
+    let mut closed = Command::new("sh");
+    closed.args([
+        "-c",
+        "exec \"$0\" \"$@\" >&-",
+        env!("CARGO_BIN_EXE_snowflake"),
+        "compose",
+        "--dc",
+        "32",
+        "--machine",
+        "1",
+    ]);
+    assert_eq!(
+        with_stdout(&mut closed, ""),
+        (
+            Some(2),
+            "error: --dc: datacenter 32 is out of range 0..=31 (5 bits)\n".into()
+        )
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_stdout_is_an_error() {
+    for (args, stdin) in WRITERS {
+        let mut full = Command::new(env!("CARGO_BIN_EXE_snowflake"));
+        full.args(args)
+            .stdout(std::fs::File::create("/dev/full").expect("/dev/full"));
+        assert_eq!(
+            with_stdout(&mut full, stdin),
+            (
+                Some(1),
+                "error: cannot write the output: No space left on device (os error 28)\n".into()
+            ),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn a_pipe_whose_reader_left_ends_quietly() {
+    for (args, stdin) in WRITERS {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let mut gone = Command::new(env!("CARGO_BIN_EXE_snowflake"));
+        gone.args(args).stdout(writer);
+        assert_eq!(
+            with_stdout(&mut gone, stdin),
+            (Some(0), String::new()),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn decode_into_head_1_ends_quietly() {
+    let ids = ok(&["generate", "--dc", "3", "--machine", "4", "-n", "100000"]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snowflake"))
+        .arg("decode")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stdin = child.stdin.take().expect("piped");
+    // It may stop reading before the end: a failed write here is expected.
+    let writer = std::thread::spawn(move || stdin.write_all(ids.as_bytes()));
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("piped"))
+        .read_line(&mut first)
+        .expect("a line");
+    // The reader is gone now, as after `snowflake decode < ids | head -1`.
+    let out = child.wait_with_output().expect("ends");
+    let _ = writer.join().expect("writer ends");
+    assert_eq!(first.split('\t').count(), 5, "{first}");
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).as_ref()
+        ),
+        (Some(0), "")
     );
 }
 
