@@ -3,8 +3,8 @@
 # (protoc for etcd-client, etcd for the lease and server tests, openssl for their
 # certificates, iproute2 for the partition test's network namespace, Chromium and chromedriver
 # for the page's browser tests, strace for the command's write sizes, PostgreSQL for the
-# database tests and libpq for diesel's PostgreSQL connection), then runs every test of
-# the workspace.
+# database tests and libpq for diesel's PostgreSQL connection, and schemathesis from PyPI
+# for the HTTP contract), then runs every test of the workspace.
 #   bash scripts/test.sh              install what is missing, then test
 #   bash scripts/test.sh --deps-only  install what is missing, nothing else (used by .ci/run)
 # Debian or Ubuntu package names; elsewhere it says what to install.
@@ -40,6 +40,17 @@ if [ ${#missing[@]} -gt 0 ]; then
         command -v pg_config >/dev/null 2>&1 || exit 1
         # Without etcd, Chromium, strace or PostgreSQL those tests skip, each saying why;
         # under CI that is a failure.
+        [ "${CI:-}" != true ] || exit 1
+    fi
+fi
+
+# schemathesis, the HTTP contract's client that we did not write, from PyPI.
+if ! command -v st >/dev/null 2>&1; then
+    if command -v python3 >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1; then
+        echo "installing schemathesis (PyPI)"
+        python3 -m pip install --quiet --disable-pip-version-check schemathesis >/dev/null
+    else
+        echo "missing schemathesis: \`pip install schemathesis\` (needs Python 3 and pip)" >&2
         [ "${CI:-}" != true ] || exit 1
     fi
 fi

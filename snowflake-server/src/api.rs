@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::rejection::PathRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderValue, Method, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -14,14 +14,17 @@ use snowflake_kit::{Snowflake, parse_decimal};
 
 use crate::AppState;
 use crate::error::ApiError;
-use crate::form::{compose_form, decode_text};
+use crate::error::Body;
+use crate::form::{Params, compose_form, decode_text};
+use crate::issuer::IdentityJson;
 
 /// The most IDs one `/v1/ids` request takes: a millisecond's worth.
 pub(crate) const MAX_COUNT: u64 = 4096;
 
 /// One ID with its parts, as compose and decode answer.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct IdJson {
+    /// The ID, as a string of decimal digits (JSON numbers lose digits past 2^53).
     id: String,
     timestamp_ms: u64,
     time: String,
@@ -30,13 +33,16 @@ pub(crate) struct IdJson {
     sequence: u16,
     binary: String,
     /// The five segments, for the page's script: it renders them, knowing nothing of the format.
+    #[schema(min_items = 5, max_items = 5)]
     segments: [SegmentJson; 5],
 }
 
 /// One of the five segments of an ID: the runtime's [`snowflake_kit::SegmentValue`].
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct SegmentJson {
+    #[schema(value_type = String)]
     name: &'static str,
+    #[schema(value_type = String)]
     key: &'static str,
     bits: String,
     value: u64,
@@ -63,13 +69,58 @@ impl From<Snowflake> for IdJson {
     }
 }
 
-pub(crate) async fn compose(
-    Query(params): Query<HashMap<String, String>>,
-) -> Result<Json<IdJson>, ApiError> {
+/// `/v1/id`'s answer (written by hand, for speed; a test holds it to this shape).
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct IdAnswer {
+    /// The ID, decimal digits.
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    id: String,
+}
+
+/// `/v1/ids`' answer (written by hand, for speed; a test holds it to this shape).
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct IdsAnswer {
+    /// The IDs, increasing, decimal digits.
+    #[schema(min_items = 1, max_items = 4096, inline)]
+    ids: Vec<IdText>,
+}
+
+/// An ID as a string of decimal digits.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(pattern = "^[0-9]{1,19}$")]
+pub(crate) struct IdText(String);
+
+/// Compose an ID from its four fields.
+#[utoipa::path(
+    get,
+    path = "/v1/compose",
+    params(
+        ("ts" = Option<u64>, Query, minimum = 1288834974657_u64, maximum = 3487858026208_u64,
+            description = "Unix ms (or RFC 3339 text, such as 2022-06-28T16:07:40.105Z); blank or left out: now"),
+        ("dc" = u8, Query, minimum = 0, maximum = 31, description = "datacenter id"),
+        ("machine" = u8, Query, minimum = 0, maximum = 31, description = "machine id"),
+        ("seq" = Option<u16>, Query, minimum = 0, maximum = 4095, description = "sequence; left out: 0"),
+    ),
+    responses(
+        (status = 200, description = "the ID and its parts", body = IdJson),
+        (status = 400, description = "every bad field, in the runtime's words", body = Body),
+    )
+)]
+pub(crate) async fn compose(Params(params): Params) -> Result<Json<IdJson>, ApiError> {
     let id = compose_form(&params).map_err(ApiError::BadRequest)?;
     Ok(Json(id.into()))
 }
 
+/// Decode an ID into its parts.
+#[utoipa::path(
+    get,
+    path = "/v1/decode/{id}",
+    params(("id" = i64, Path, minimum = 0, description = "the ID, decimal digits")),
+    responses(
+        (status = 200, description = "the ID's parts", body = IdJson),
+        (status = 400, description = "not an ID: what is wrong with it", body = Body),
+    )
+)]
 pub(crate) async fn decode(
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Json<IdJson>, ApiError> {
@@ -109,6 +160,16 @@ fn refuse_head(method: &Method) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// One new ID.
+#[utoipa::path(
+    get,
+    path = "/v1/id",
+    responses(
+        (status = 200, description = "a new ID", body = IdAnswer),
+        (status = 503, description = "no ID can be issued now, and why", body = Body,
+            headers(("Retry-After" = String, description = "seconds"))),
+    )
+)]
 pub(crate) async fn id(
     method: Method,
     State(state): State<Arc<AppState>>,
@@ -141,10 +202,22 @@ fn count(params: &HashMap<String, String>) -> Result<u64, ApiError> {
     }
 }
 
+/// New IDs, increasing.
+#[utoipa::path(
+    get,
+    path = "/v1/ids",
+    params(("count" = Option<u16>, Query, minimum = 1, maximum = 4096, description = "how many; left out: 1")),
+    responses(
+        (status = 200, description = "`count` new IDs, increasing", body = IdsAnswer),
+        (status = 400, description = "a bad count", body = Body),
+        (status = 503, description = "no ID can be issued now, and why", body = Body,
+            headers(("Retry-After" = String, description = "seconds"))),
+    )
+)]
 pub(crate) async fn ids(
     method: Method,
     State(state): State<Arc<AppState>>,
-    Query(params): Query<HashMap<String, String>>,
+    Params(params): Params,
 ) -> Result<Response, ApiError> {
     refuse_head(&method)?;
     let count = count(&params)?;
@@ -174,14 +247,36 @@ pub(crate) async fn ids(
     Ok(issued(body))
 }
 
+/// The identity the IDs carry: none, fixed, or leased (and the lease's state).
+#[utoipa::path(
+    get,
+    path = "/v1/identity",
+    responses((status = 200, description = "the identity", body = IdentityJson))
+)]
 pub(crate) async fn identity(State(state): State<Arc<AppState>>) -> Response {
     Json(state.issuer.identity_json()).into_response()
 }
 
+/// Alive: answers as long as the process serves.
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    responses((status = 200, description = "alive", body = String, content_type = "text/plain"))
+)]
 pub(crate) async fn healthz() -> &'static str {
     "ok\n"
 }
 
+/// Ready: an ID could be issued now.
+#[utoipa::path(
+    get,
+    path = "/readyz",
+    responses(
+        (status = 200, description = "ready", body = String, content_type = "text/plain"),
+        (status = 503, description = "not ready, and why", body = Body,
+            headers(("Retry-After" = String, description = "seconds"))),
+    )
+)]
 pub(crate) async fn readyz(State(state): State<Arc<AppState>>) -> Result<&'static str, ApiError> {
     state.issuer.ready()?;
     Ok("ready\n")
@@ -191,9 +286,16 @@ pub(crate) async fn not_found() -> ApiError {
     ApiError::NotFound
 }
 
-pub(crate) async fn method_not_allowed() -> ApiError {
-    ApiError::MethodNotAllowed {
-        message: "only GET is served here",
-        allow: "GET, HEAD",
+/// 405, with the methods that are allowed there: GET only where a HEAD would issue IDs.
+pub(crate) async fn method_not_allowed(uri: axum::http::Uri) -> ApiError {
+    match uri.path() {
+        "/v1/id" | "/v1/ids" => ApiError::MethodNotAllowed {
+            message: "only GET is served here",
+            allow: "GET",
+        },
+        _ => ApiError::MethodNotAllowed {
+            message: "only GET and HEAD are served here",
+            allow: "GET, HEAD",
+        },
     }
 }

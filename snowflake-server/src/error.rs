@@ -40,16 +40,18 @@ impl From<FieldError> for ApiError {
     }
 }
 
-/// The body: `error` always, `errors` when there may be several.
-#[derive(Serialize)]
-struct Body {
+/// The body of every error: `error` always, `errors` (every bad field) for a 400.
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct Body {
     error: Error,
     #[serde(skip_serializing_if = "Option::is_none")]
     errors: Option<Vec<FieldError>>,
 }
 
-#[derive(Serialize)]
-struct Error {
+/// What went wrong: the field, if one is to blame, and what is allowed.
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct Error {
+    #[schema(value_type = Option<String>)]
     field: Option<&'static str>,
     message: String,
 }

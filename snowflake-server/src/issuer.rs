@@ -88,13 +88,16 @@ impl From<GenerateError> for Unavailable {
     }
 }
 
-/// `GET /v1/identity`.
-#[derive(Serialize)]
+/// `GET /v1/identity`: where the IDs' identity comes from, and a lease's state.
+#[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct IdentityJson {
+    /// `none`, `fixed` or `leased`.
+    #[schema(value_type = String)]
     mode: &'static str,
     /// How the identity was chosen: `fixed`, `datacenter` (any free machine of one) or
     /// `any` (any free one of all 1,024).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
     choice: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     datacenter: Option<u8>,

@@ -23,6 +23,7 @@ mod form;
 mod issuer;
 mod listen;
 mod metrics;
+mod openapi;
 mod page;
 
 use std::io::Write;
@@ -349,6 +350,7 @@ pub(crate) fn app(state: Arc<AppState>) -> Router {
         .route("/healthz", get(api::healthz))
         .route("/readyz", get(api::readyz))
         .route("/metrics", get(metrics::metrics))
+        .route("/v1/openapi.json", get(openapi::openapi))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(

@@ -96,6 +96,14 @@ pub(crate) async fn count(
     response
 }
 
+/// Prometheus text: IDs issued, requests, lease losses, refusals, the identity,
+/// connections closed early.
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    responses((status = 200, description = "Prometheus text format 0.0.4", body = String,
+        content_type = "text/plain; version=0.0.4"))
+)]
 pub(crate) async fn metrics(State(state): State<Arc<AppState>>) -> Response {
     // The leased generator counts its losses; the counter catches up at each scrape.
     let losses = state.issuer.lease_losses();

@@ -243,7 +243,9 @@ fn other_methods_are_405_and_head_issues_nothing() {
     ] {
         let answer = support::request_method(&server.addr, method, path);
         assert_eq!(answer.status, 405, "{method} {path}");
-        assert!(answer.header("allow").is_some(), "{method} {path}");
+        // What is allowed there, exactly: a HEAD of an ID endpoint is not.
+        let allow = if path == "/" { "GET, HEAD" } else { "GET" };
+        assert_eq!(answer.header("allow"), Some(allow), "{method} {path}");
         if method != "HEAD" {
             assert!(
                 answer.json()["error"]["message"].is_string(),
@@ -262,6 +264,29 @@ fn other_methods_are_405_and_head_issues_nothing() {
         server.get("/v1/ids?count=2").header("cache-control"),
         Some("no-store")
     );
+}
+
+/// A repeated parameter is a 400 naming it, whichever of its values comes first.
+#[test]
+fn a_repeated_parameter_is_a_400_naming_it() {
+    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    for (path, field, times) in [
+        ("/v1/ids?count=4097&count=2", "count", 2),
+        ("/v1/ids?count=2&count=4097", "count", 2),
+        ("/v1/compose?dc=1&dc=2&machine=1", "dc", 2),
+        ("/v1/compose?dc=1&machine=1&seq=1&seq=2&seq=3", "seq", 3),
+    ] {
+        let answer = server.get(path);
+        assert_eq!(answer.status, 400, "{path}");
+        let error = &answer.json()["error"];
+        assert_eq!(error["field"], field, "{path}");
+        assert_eq!(
+            error["message"],
+            format!("{field} is given {times} times; give it once"),
+            "{path}"
+        );
+    }
+    assert_eq!(server.get("/v1/ids?count=2").status, 200);
 }
 
 #[test]
