@@ -22,6 +22,8 @@ pub(crate) enum ApiError {
         message: &'static str,
         allow: &'static str,
     },
+    /// 414 or 431: a request head past the server's own limits.
+    TooLarge { status: StatusCode, message: String },
 }
 
 impl ApiError {
@@ -97,6 +99,7 @@ impl IntoResponse for ApiError {
                 ),
                 None,
             ),
+            ApiError::TooLarge { status, message } => (status, plain(message), None),
             ApiError::MethodNotAllowed { message, allow } => (
                 StatusCode::METHOD_NOT_ALLOWED,
                 plain(message.to_owned()),

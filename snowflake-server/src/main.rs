@@ -21,6 +21,7 @@ mod error;
 mod fair;
 mod form;
 mod issuer;
+mod limits;
 mod listen;
 mod metrics;
 mod openapi;
@@ -353,6 +354,8 @@ pub(crate) fn app(state: Arc<AppState>) -> Router {
         .route("/v1/openapi.json", get(openapi::openapi))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
+        // Inside the count: answers past the limits are counted too.
+        .layer(axum::middleware::from_fn(limits::limits))
         .layer(axum::middleware::from_fn_with_state(
             Arc::clone(&state),
             metrics::count,

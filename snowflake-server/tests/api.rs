@@ -594,3 +594,54 @@ fn a_half_sent_request_does_not_hold_the_shutdown() {
     // The drain time, 10 s, and not forever.
     assert!(started.elapsed() < std::time::Duration::from_secs(12));
 }
+
+/// Sends `raw` as it is, and reads the answer until the server closes.
+fn raw_request(addr: &str, raw: &[u8]) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    stream.write_all(raw).unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// A request head past the server's own limits is a JSON error, counted; one that hyper
+/// refuses before routing (a malformed request line) is counted too.
+#[test]
+fn heads_past_the_limits_are_json_errors_and_counted() {
+    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    let long = format!("/v1/ids?count=1&pad={}", "a".repeat(20 * 1024));
+    let answer = raw_request(
+        &server.addr,
+        format!("GET {long} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
+    );
+    assert!(answer.starts_with("HTTP/1.1 414 "), "{answer}");
+    assert!(
+        answer.contains(r#"{"error":{"field":null,"message":"the path and query are 20500 bytes long; at most 8192 are read"}}"#),
+        "{answer}"
+    );
+    let headers: String = (0..200).map(|i| format!("X-Pad-{i}: {i}\r\n")).collect();
+    let answer = raw_request(
+        &server.addr,
+        format!("GET /healthz HTTP/1.1\r\nHost: x\r\n{headers}Connection: close\r\n\r\n")
+            .as_bytes(),
+    );
+    assert!(answer.starts_with("HTTP/1.1 431 "), "{answer}");
+    assert!(
+        answer.contains("the request has 202 header fields; at most 100 are read"),
+        "{answer}"
+    );
+    let answer = raw_request(&server.addr, b"NOT A REQUEST LINE\r\n\r\n");
+    assert!(answer.starts_with("HTTP/1.1 400 "), "{answer}");
+    let metrics = server.get("/metrics").body;
+    for line in [
+        "snowflake_http_requests_total{endpoint=\"/v1/ids\",status=\"414\"} 1",
+        "snowflake_http_requests_total{endpoint=\"/healthz\",status=\"431\"} 1",
+        "snowflake_connections_closed_total{reason=\"malformed request\"} 1",
+    ] {
+        assert!(metrics.lines().any(|l| l == line), "{line} in {metrics}");
+    }
+}
