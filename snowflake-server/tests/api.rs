@@ -612,6 +612,7 @@ fn raw_request(addr: &str, raw: &[u8]) -> String {
 /// refuses before routing (a malformed request line) is counted too.
 #[test]
 fn heads_past_the_limits_are_json_errors_and_counted() {
+    use std::fmt::Write;
     let server = Server::start(&["--dc", "1", "--machine", "1"]);
     let long = format!("/v1/ids?count=1&pad={}", "a".repeat(20 * 1024));
     let answer = raw_request(
@@ -623,7 +624,10 @@ fn heads_past_the_limits_are_json_errors_and_counted() {
         answer.contains(r#"{"error":{"field":null,"message":"the path and query are 20500 bytes long; at most 8192 are read"}}"#),
         "{answer}"
     );
-    let headers: String = (0..200).map(|i| format!("X-Pad-{i}: {i}\r\n")).collect();
+    let headers = (0..200).fold(String::new(), |mut headers, i| {
+        let _ = write!(headers, "X-Pad-{i}: {i}\r\n");
+        headers
+    });
     let answer = raw_request(
         &server.addr,
         format!("GET /healthz HTTP/1.1\r\nHost: x\r\n{headers}Connection: close\r\n\r\n")
