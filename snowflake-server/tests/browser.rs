@@ -1,6 +1,7 @@
 //! The page in a real browser: Debian's headless Chromium, driven through
-//! chromedriver's `WebDriver` API, under the page's Content-Security-Policy. Missing,
-//! they skip saying why; under CI that fails.
+//! chromedriver's `WebDriver` API, under the page's Content-Security-Policy; the
+//! accessibility audit is axe-core's, run in the page. Missing, they skip saying why;
+//! under CI that fails.
 
 mod support;
 
@@ -31,6 +32,30 @@ fn skip(test: &str, message: &str) -> bool {
     assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
     eprintln!("skipped {test}: {message}");
     false
+}
+
+/// axe-core's browser bundle, where `scripts/test.sh` installs it (or `$AXE_CORE_JS`).
+fn axe_source(test: &str) -> Option<String> {
+    let path = std::env::var("AXE_CORE_JS").unwrap_or_else(|_| {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../target/axe/node_modules/axe-core/axe.min.js"
+        )
+        .to_owned()
+    });
+    match std::fs::read_to_string(&path) {
+        Ok(source) => Some(source),
+        Err(e) => {
+            skip(
+                test,
+                &format!(
+                    "axe-core is not at {path} ({e}): run the README's test command, which \
+                     installs it with npm, or set AXE_CORE_JS to its axe.min.js"
+                ),
+            );
+            None
+        }
+    }
 }
 
 /// The flags this machine's Chromium needs as root, without network, in a fresh profile.
@@ -166,6 +191,29 @@ impl Browser {
         let mut console = self.console();
         console.retain(|message| message.contains("Content Security Policy"));
         console
+    }
+
+    /// axe-core's audit of the page as it is now: each violation's rule, impact and nodes.
+    fn audit(&self, axe: &str) -> Vec<String> {
+        // Given as the body of the script that WebDriver runs, so the page's policy,
+        // which would refuse a <script> element, does not apply.
+        assert_eq!(self.run(&format!("{axe}\nreturn typeof axe;")), "object");
+        let found = self.call(
+            "/execute/async",
+            &json!({"script": r#"
+                const done = arguments[arguments.length - 1];
+                axe.run(document, { resultTypes: ["violations"] }).then(
+                  (r) => done(r.violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n` +
+                    v.nodes.map((n) => `  ${n.target.join(" ")}: ${n.failureSummary}`).join("\n"))),
+                  (e) => done([`axe failed: ${e}`]));
+            "#, "args": []}),
+        );
+        found
+            .as_array()
+            .unwrap_or_else(|| panic!("axe answered {found}"))
+            .iter()
+            .map(|v| v.as_str().unwrap_or_default().to_owned())
+            .collect()
     }
 
     /// Each input's box in the compose form: left, top, width, height, in Chromium's
@@ -469,5 +517,49 @@ fn typing_updates_the_result_and_shows_errors_beside_their_field() {
     assert!(
         refused.len() == 1 && refused[0].contains("script-src"),
         "{refused:?}"
+    );
+}
+
+#[test]
+fn axe_finds_no_accessibility_violation() {
+    let test = "axe_finds_no_accessibility_violation";
+    if !available("chromium", test) || !available("chromedriver", test) {
+        return;
+    }
+    let Some(axe) = axe_source(test) else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let browser = Browser::start(true);
+    let mut found = Vec::new();
+    // As a first visit shows it, and with errors from the server.
+    for (state, path) in [
+        ("first visit", "/"),
+        ("every field wrong", "/?ts=x&dc=32&machine=40&seq=5000"),
+        ("a bad ID", "/?id=12x"),
+    ] {
+        browser.open(&format!("http://{}{path}", server.addr));
+        found.extend(browser.audit(&axe).iter().map(|v| format!("{state}: {v}")));
+    }
+    // With errors shown by the script as they are typed.
+    browser.open(&format!("http://{}/", server.addr));
+    browser.replace("#dc", "32");
+    browser.replace("#decode-id", "12x");
+    browser.wait_for("#result", |text| text == "Fix the fields marked above.");
+    browser.wait_for("#id-error", |text| !text.is_empty());
+    found.extend(
+        browser
+            .audit(&axe)
+            .iter()
+            .map(|v| format!("typed errors: {v}")),
+    );
+    assert!(found.is_empty(), "axe found:\n{}", found.join("\n"));
+    assert_eq!(browser.csp_violations(), Vec::<String>::new());
+    // The audit does look: without its language the page fails it.
+    browser.run("document.documentElement.removeAttribute('lang')");
+    let found = browser.audit(&axe);
+    assert!(
+        found.len() == 1 && found[0].starts_with("html-has-lang (serious)"),
+        "{found:?}"
     );
 }
