@@ -2,9 +2,10 @@
 # The tests on a fresh machine: installs the system parts they need when missing
 # (protoc for etcd-client, etcd for the lease and server tests, openssl for their
 # certificates, iproute2 for the partition test's network namespace, Chromium and chromedriver
-# for the page's browser tests, strace for the command's write sizes, PostgreSQL for the
-# database tests and libpq for diesel's PostgreSQL connection, and schemathesis from PyPI
-# for the HTTP contract), then runs every test of the workspace.
+# for the page's browser tests, Node's npm for axe-core, their accessibility audit, strace
+# for the command's write sizes, PostgreSQL for the database tests and libpq for diesel's
+# PostgreSQL connection, and schemathesis from PyPI for the HTTP contract), then runs every
+# test of the workspace.
 #   bash scripts/test.sh              install what is missing, then test
 #   bash scripts/test.sh --deps-only  install what is missing, nothing else (used by .ci/run)
 # Debian or Ubuntu package names; elsewhere it says what to install.
@@ -16,6 +17,7 @@ command -v protoc >/dev/null 2>&1 || missing+=(protobuf-compiler libprotobuf-dev
 command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 command -v strace >/dev/null 2>&1 || missing+=(strace)
 # Certificates for the TLS cluster tests, and the network namespace of the partition test.
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
@@ -51,6 +53,20 @@ if ! command -v st >/dev/null 2>&1; then
         python3 -m pip install --quiet --disable-pip-version-check schemathesis >/dev/null
     else
         echo "missing schemathesis: \`pip install schemathesis\` (needs Python 3 and pip)" >&2
+        [ "${CI:-}" != true ] || exit 1
+    fi
+fi
+
+# axe-core for the page's accessibility audit (snowflake-server/tests/browser.rs), from
+# npm into target/axe. The version is pinned: a new release's new rules should arrive as
+# a change here, not as a red run.
+axe_version=4.14.1
+axe=target/axe/node_modules/axe-core
+if ! grep -qs "\"version\": \"$axe_version\"" "$axe/package.json" || [ ! -f "$axe/axe.min.js" ]; then
+    echo "installing axe-core $axe_version into target/axe"
+    if ! npm install --prefix target/axe --no-audit --no-fund --no-save "axe-core@$axe_version" >/dev/null; then
+        echo "could not install axe-core with npm; the accessibility audit will skip" >&2
+        # Under CI a skipped audit is a failure.
         [ "${CI:-}" != true ] || exit 1
     fi
 fi

@@ -1,10 +1,13 @@
 //! The page in a real browser: Debian's headless Chromium, driven through
-//! chromedriver's `WebDriver` API. Missing, they skip saying why; under CI that fails.
+//! chromedriver's `WebDriver` API, under the page's Content-Security-Policy; the
+//! accessibility audit is axe-core's, run in the page. Missing, they skip saying why;
+//! under CI that fails.
 
 mod support;
 
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -15,13 +18,44 @@ fn available(program: &str, test: &str) -> bool {
     if Command::new(program).arg("--version").output().is_ok() {
         return true;
     }
-    let message = format!(
-        "{program} is not installed: `apt-get install chromium chromium-driver` (Debian), \
-         or run the README's test command, which installs them"
-    );
+    skip(
+        test,
+        &format!(
+            "{program} is not installed: `apt-get install chromium chromium-driver` (Debian), \
+             or run the README's test command, which installs them"
+        ),
+    )
+}
+
+/// Says why `test` is skipped, and skips it; under CI it fails instead.
+fn skip(test: &str, message: &str) -> bool {
     assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
     eprintln!("skipped {test}: {message}");
     false
+}
+
+/// axe-core's browser bundle, where `scripts/test.sh` installs it (or `$AXE_CORE_JS`).
+fn axe_source(test: &str) -> Option<String> {
+    let path = std::env::var("AXE_CORE_JS").unwrap_or_else(|_| {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../target/axe/node_modules/axe-core/axe.min.js"
+        )
+        .to_owned()
+    });
+    match std::fs::read_to_string(&path) {
+        Ok(source) => Some(source),
+        Err(e) => {
+            skip(
+                test,
+                &format!(
+                    "axe-core is not at {path} ({e}): run the README's test command, which \
+                     installs it with npm, or set AXE_CORE_JS to its axe.min.js"
+                ),
+            );
+            None
+        }
+    }
 }
 
 /// The flags this machine's Chromium needs as root, without network, in a fresh profile.
@@ -37,6 +71,8 @@ fn chromium_flags(profile: &std::path::Path) -> Vec<String> {
         "--disable-component-update",
         "--disable-sync",
         "--window-size=412,1000",
+        // Scrollbars that take no room: a page that grows does not reflow sideways.
+        "--hide-scrollbars",
     ]
     .iter()
     .map(|flag| (*flag).to_owned())
@@ -44,8 +80,15 @@ fn chromium_flags(profile: &std::path::Path) -> Vec<String> {
     .collect()
 }
 
+/// A fresh profile directory. One per browser: a second Chromium given a profile in use
+/// hands its window to the first and exits, and two tests then share one browser.
 fn profile(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("snowflake-server-{name}-{}", std::process::id()));
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "snowflake-server-{name}-{}-{n}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
@@ -84,10 +127,11 @@ impl Browser {
         let session = post(
             &addr,
             "/session",
+            // The browser's console, CSP violations included, for `csp_violations`.
             &json!({"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
                 "binary": "/usr/bin/chromium", "args": chromium_flags(&profile),
                 "prefs": {"profile.managed_default_content_settings.javascript": scripts}
-            }}}}),
+            }, "goog:loggingPrefs": {"browser": "ALL"}}}}),
         )
         .json();
         let id = session["value"]["sessionId"]
@@ -114,6 +158,73 @@ impl Browser {
 
     fn open(&self, url: &str) {
         self.call("/url", &json!({ "url": url }));
+    }
+
+    fn url(&self) -> String {
+        let answer = get(&self.addr, &format!("/session/{}/url", self.session)).json();
+        answer["value"].as_str().unwrap_or_default().to_owned()
+    }
+
+    /// Runs `script` in the page, as `WebDriver` does: outside the page's own policy.
+    fn run(&self, script: &str) -> Value {
+        self.call("/execute/sync", &json!({ "script": script, "args": [] }))
+    }
+
+    /// Sets the window's size, as a wider screen would have it.
+    fn resize(&self, width: u32) {
+        self.call("/window/rect", &json!({ "width": width, "height": 1000 }));
+    }
+
+    /// What Chromium's console said since the last call.
+    fn console(&self) -> Vec<String> {
+        let log = self.call("/se/log", &json!({ "type": "browser" }));
+        log.as_array()
+            .unwrap_or_else(|| panic!("no browser log: {log}"))
+            .iter()
+            .filter_map(|entry| entry["message"].as_str())
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// What Chromium's console said about the Content-Security-Policy since the last call.
+    fn csp_violations(&self) -> Vec<String> {
+        let mut console = self.console();
+        console.retain(|message| message.contains("Content Security Policy"));
+        console
+    }
+
+    /// axe-core's audit of the page as it is now: each violation's rule, impact and nodes.
+    fn audit(&self, axe: &str) -> Vec<String> {
+        // Given as the body of the script that WebDriver runs, so the page's policy,
+        // which would refuse a <script> element, does not apply.
+        assert_eq!(self.run(&format!("{axe}\nreturn typeof axe;")), "object");
+        let found = self.call(
+            "/execute/async",
+            &json!({"script": r#"
+                const done = arguments[arguments.length - 1];
+                axe.run(document, { resultTypes: ["violations"] }).then(
+                  (r) => done(r.violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n` +
+                    v.nodes.map((n) => `  ${n.target.join(" ")}: ${n.failureSummary}`).join("\n"))),
+                  (e) => done([`axe failed: ${e}`]));
+            "#, "args": []}),
+        );
+        found
+            .as_array()
+            .unwrap_or_else(|| panic!("axe answered {found}"))
+            .iter()
+            .map(|v| v.as_str().unwrap_or_default().to_owned())
+            .collect()
+    }
+
+    /// Each input's box in the compose form: left, top, width, height, in Chromium's
+    /// layout unit (1/64 px), so that equal means equal.
+    fn input_boxes(&self) -> Vec<[i64; 4]> {
+        let boxes = self.run(
+            "return Array.from(document.querySelectorAll('#compose input'), (input) => { \
+               const r = input.getBoundingClientRect(); \
+               return [r.left, r.top, r.width, r.height].map((x) => Math.round(x * 64)); })",
+        );
+        serde_json::from_value(boxes).unwrap()
     }
 
     fn element(&self, css: &str) -> String {
@@ -170,7 +281,11 @@ impl Browser {
             if check(&text) {
                 return text;
             }
-            assert!(Instant::now() < deadline, "{css} still reads {text:?}");
+            assert!(
+                Instant::now() < deadline,
+                "{css} still reads {text:?}; the console: {:?}",
+                self.console()
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -215,6 +330,25 @@ fn decode_base64(text: &str) -> Vec<u8> {
     out
 }
 
+/// Inputs level before are level after, and none moved sideways or changed size.
+fn assert_in_line(before: &[[i64; 4]], after: &[[i64; 4]]) {
+    for (i, (b, a)) in before.iter().zip(after).enumerate() {
+        assert_eq!(
+            (b[0], b[2], b[3]),
+            (a[0], a[2], a[3]),
+            "input {i} moved sideways or resized: {before:?} -> {after:?}"
+        );
+        for (j, (b2, a2)) in before.iter().zip(after).enumerate() {
+            if b[1] == b2[1] {
+                assert_eq!(
+                    a[1], a2[1],
+                    "inputs {i} and {j} out of line: {before:?} -> {after:?}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn without_javascript_the_form_is_rendered_by_the_server() {
     if !available("chromium", "without_javascript")
@@ -249,10 +383,37 @@ fn without_javascript_the_form_is_rendered_by_the_server() {
     });
     assert_eq!(browser.value("#dc"), "32");
     assert_eq!(browser.value("#ts"), "1288834975657");
-    // The decode box, submitted.
+    // The decode box, submitted: the fields show the ID's parts.
     browser.replace("#decode-id", "1541815603606036480");
     browser.click("#decode button[type=submit]");
     browser.wait_for("#time", |time| time == "2022-06-28T16:07:40.105Z");
+    assert_eq!(browser.value("#ts"), "2022-06-28T16:07:40.105Z");
+    assert_eq!(
+        (browser.value("#dc"), browser.value("#machine")),
+        ("11".to_owned(), "26".to_owned())
+    );
+    // Submitted empty, the decode box is not sent: the browser asks for an ID.
+    let page = format!("http://{}/?ts=1288834975657&dc=3&machine=4", server.addr);
+    browser.open(&page);
+    browser.click("#decode button[type=submit]");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(browser.url(), page);
+    assert_eq!(browser.value("#dc"), "3");
+    // Blank, it is sent: its own error, and the other fields an ID of now for 1, 1.
+    browser.replace("#decode-id", "  ");
+    browser.click("#decode button[type=submit]");
+    browser.wait_for("#id-error", |text| {
+        text == "empty text: a snowflake id is decimal digits"
+    });
+    let marked =
+        browser.run("return document.getElementById('decode-id').getAttribute('aria-invalid')");
+    assert_eq!(marked, json!("true"));
+    assert_eq!(
+        (browser.value("#dc"), browser.value("#machine")),
+        ("1".to_owned(), "1".to_owned())
+    );
+    assert!(!browser.text("#id").is_empty());
+    assert_eq!(browser.csp_violations(), Vec::<String>::new());
 }
 
 #[test]
@@ -279,6 +440,26 @@ fn typing_updates_the_result_and_shows_errors_beside_their_field() {
         browser.text("#binary"),
         "0 00101010110010110100001000111110110001000 01011 11010 000000000000"
     );
+    // The timestamp box shows the whole time.
+    let fits = browser
+        .run("const ts = document.getElementById('ts'); return ts.scrollWidth <= ts.clientWidth");
+    assert_eq!(fits, json!(true));
+    // A long error beside one field moves no input out of line with its row, on a
+    // phone (datacenter beside machine) and on a wider screen (the three in a row).
+    browser.resize(412);
+    let phone = browser.input_boxes();
+    assert_eq!(phone[1][1], phone[2][1]);
+    browser.resize(800);
+    let wide = browser.input_boxes();
+    assert!(
+        wide[1][1] == wide[2][1] && wide[2][1] == wide[3][1],
+        "{wide:?}"
+    );
+    browser.replace("#dc", "-1");
+    browser.wait_for("#dc-error", |text| text.contains("is negative"));
+    assert_in_line(&wide, &browser.input_boxes());
+    browser.resize(412);
+    assert_in_line(&phone, &browser.input_boxes());
     // An error appears beside its field, in the runtime's words, and what was typed stays.
     browser.replace("#dc", "32");
     browser.wait_for("#dc-error", |text| {
@@ -299,6 +480,14 @@ fn typing_updates_the_result_and_shows_errors_beside_their_field() {
         &json!({ "text": "\u{E009}a\u{E009}\u{E003}" }),
     );
     browser.wait_for("#id-error", str::is_empty);
+    // Submitted empty, it is not sent, and nothing else changes.
+    let before = (browser.url(), browser.value("#dc"));
+    browser.click("#decode button[type=submit]");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!((browser.url(), browser.value("#dc")), before);
+    assert_eq!(browser.value("#dc"), "32");
+    // All of it ran under the page's policy, which refused nothing.
+    assert_eq!(browser.csp_violations(), Vec::<String>::new());
     // A picture of the page as a phone shows it, for the README.
     browser.open(&format!(
         "http://{}/?ts=2022-06-28T16:07:40.105Z&dc=11&machine=26&seq=0",
@@ -316,4 +505,61 @@ fn typing_updates_the_result_and_shows_errors_beside_their_field() {
     if let Ok(path) = std::env::var("SNOWFLAKE_SERVER_SCREENSHOT") {
         std::fs::write(path, png).unwrap();
     }
+    assert_eq!(browser.csp_violations(), Vec::<String>::new());
+    // The policy holds, and its refusals reach the log read above: a script added to the
+    // page does not run.
+    let ran = browser.run(
+        "const s = document.createElement('script'); s.textContent = 'window.injected = 1'; \
+         document.body.append(s); return window.injected === 1",
+    );
+    assert_eq!(ran, json!(false));
+    let refused = browser.csp_violations();
+    assert!(
+        refused.len() == 1 && refused[0].contains("script-src"),
+        "{refused:?}"
+    );
+}
+
+#[test]
+fn axe_finds_no_accessibility_violation() {
+    let test = "axe_finds_no_accessibility_violation";
+    if !available("chromium", test) || !available("chromedriver", test) {
+        return;
+    }
+    let Some(axe) = axe_source(test) else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let browser = Browser::start(true);
+    let mut found = Vec::new();
+    // As a first visit shows it, and with errors from the server.
+    for (state, path) in [
+        ("first visit", "/"),
+        ("every field wrong", "/?ts=x&dc=32&machine=40&seq=5000"),
+        ("a bad ID", "/?id=12x"),
+    ] {
+        browser.open(&format!("http://{}{path}", server.addr));
+        found.extend(browser.audit(&axe).iter().map(|v| format!("{state}: {v}")));
+    }
+    // With errors shown by the script as they are typed.
+    browser.open(&format!("http://{}/", server.addr));
+    browser.replace("#dc", "32");
+    browser.replace("#decode-id", "12x");
+    browser.wait_for("#result", |text| text == "Fix the fields marked above.");
+    browser.wait_for("#id-error", |text| !text.is_empty());
+    found.extend(
+        browser
+            .audit(&axe)
+            .iter()
+            .map(|v| format!("typed errors: {v}")),
+    );
+    assert!(found.is_empty(), "axe found:\n{}", found.join("\n"));
+    assert_eq!(browser.csp_violations(), Vec::<String>::new());
+    // The audit does look: without its language the page fails it.
+    browser.run("document.documentElement.removeAttribute('lang')");
+    let found = browser.audit(&axe);
+    assert!(
+        found.len() == 1 && found[0].starts_with("html-has-lang (serious)"),
+        "{found:?}"
+    );
 }
