@@ -166,12 +166,13 @@ impl<S: Store, C: Clock> Holder<S, C> {
         let call = ttl.min(self.options.window * 3 / 2);
         self.pause = self.tick;
         if Instant::now() >= self.next_keep_alive {
-            // On the clock that counts a suspend, like etcd's.
-            let sent = uptime::now();
+            // The lease's end on the clock that counts a suspend, like etcd's; the next
+            // keep-alive on tokio's, which its timers use.
+            let (sent, sent_at) = (uptime::now(), Instant::now());
             match within(call, self.store.keep_alive(self.lease)).await {
                 Ok(Some(granted)) => {
                     self.valid_until = sent + valid_for(&self.options, granted);
-                    self.next_keep_alive = sent + ttl / 3;
+                    self.next_keep_alive = sent_at + ttl / 3;
                 }
                 Ok(None) => return Err(Loss::LeaseGone),
                 // Silent or failing: try again soon; the lease runs out on its own.
