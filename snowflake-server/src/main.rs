@@ -431,15 +431,17 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
             None => std::future::pending().await,
         }
     };
-    let (served, failed) = tokio::select! {
-        () = &mut serving => (Ok(()), None),
+    let failed = tokio::select! {
+        () = &mut serving => None,
         failed = claim_failed => {
             let _ = stopping.send(());
-            (drain(&mut serving, &mut stop).await, Some(failed))
+            drain(&mut serving, &mut stop).await;
+            Some(failed)
         }
         () = stop.wait() => {
             let _ = stopping.send(());
-            (drain(&mut serving, &mut stop).await, None)
+            drain(&mut serving, &mut stop).await;
+            None
         }
     };
     // A claim still in flight: let it finish within the grace (it may be waiting for
@@ -455,10 +457,7 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
         abort.abort();
     }
     state.issuer.release().await;
-    if let Some(failed) = failed {
-        return Err(failed);
-    }
-    served.map_err(|e| format!("the server failed: {e}"))
+    failed.map_or(Ok(()), Err)
 }
 
 /// In-flight requests finish within the drain time; a half-sent one does not hold the
@@ -466,11 +465,11 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
 async fn drain<F: std::future::Future<Output = ()>>(
     serving: &mut std::pin::Pin<&mut F>,
     stop: &mut Stop,
-) -> std::io::Result<()> {
+) {
     tokio::select! {
-        () = serving => Ok(()),
-        () = tokio::time::sleep(DRAIN) => Ok(()),
-        () = stop.wait() => Ok(()),
+        () = serving => {}
+        () = tokio::time::sleep(DRAIN) => {}
+        () = stop.wait() => {}
     }
 }
 
