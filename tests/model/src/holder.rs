@@ -1,13 +1,13 @@
-//! One holder process: its acquire (`acquire::acquire`), its background task
-//! (`Holder::step`, `Holder::run`) and the ceiling and floor of its generator.
+//! One holder process: its acquire (`acquire::acquire`) and its background task
+//! (`Holder::step`, `Holder::run`), but for its reservations (`reserve.rs`) and its
+//! generator (`generator.rs`).
 //!
-//! The task is sequential, as the code's is. Each store call is one step, applied at once;
-//! a reservation's answer may be lost, the request lost, or left to be applied late (see
-//! the crate docs for why the gaps between sending, applying and answering need no
+//! The task is sequential, as the code's is. Each store call is one step, applied at once
+//! (see the crate docs for why the gaps between sending, applying and answering need no
 //! states of their own).
 
 use crate::bounds::{Bounds, MAX_GRANTS, Mutation, NOW};
-use crate::store::{Lease, Reservation, Reserve, Store};
+use crate::store::{Lease, Reserve, Store};
 
 /// What a holder's task is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -133,38 +133,6 @@ impl Holder {
         }
     }
 
-    /// The reservation its task sends now, if it sends one: the first of `acquire::steps`,
-    /// `floor -> max(now, floor) + window`, or `Holder::step`'s, `hwm -> now + window`, when
-    /// the mark is less than half a window ahead and the deadline has not passed.
-    pub(crate) fn reservation(&self, bounds: Bounds) -> Option<Reserve> {
-        let (clock, window) = (self.clock, bounds.window);
-        match self.phase {
-            // `trusted_ms(now).max(floor) + window`; clock jumps past the skew, which
-            // `Trust` limits, are outside the model.
-            Phase::Renewed { lease, floor, .. } => Some(Reserve {
-                lease,
-                expected: floor,
-                new: clock.max(floor) + window,
-            }),
-            Phase::Holding {
-                lease,
-                hwm,
-                valid_until,
-                ..
-            } if clock < valid_until
-                && hwm.saturating_sub(clock) < window / 2
-                && clock + window > hwm =>
-            {
-                Some(Reserve {
-                    lease,
-                    expected: hwm,
-                    new: clock + window,
-                })
-            }
-            _ => None,
-        }
-    }
-
     /// Takes `step` (one [`Holder::steps`] offered); `me` is its index.
     pub(crate) fn take(&mut self, step: Step, me: usize, store: &mut Store, bounds: Bounds) {
         let now = NOW;
@@ -216,112 +184,11 @@ impl Holder {
         }
     }
 
-    /// The answer to its reservation for `new` arrives.
-    pub(crate) fn answered(
-        &mut self,
-        new: u8,
-        answer: Reservation,
-        store: &mut Store,
-        mutation: Mutation,
-    ) {
-        match (&mut self.phase, answer) {
-            (
-                &mut Phase::Renewed {
-                    lease,
-                    floor,
-                    valid_until,
-                },
-                Reservation::Committed,
-            ) => {
-                if mutation != Mutation::NoFloor {
-                    self.floor = self.floor.max(floor);
-                }
-                self.phase = Phase::Holding {
-                    lease,
-                    hwm: new,
-                    valid_until,
-                    unanswered: 0,
-                };
-            }
-            (
-                Phase::Holding {
-                    hwm, unanswered, ..
-                },
-                Reservation::Committed,
-            ) => {
-                *hwm = new;
-                // Each asked to move the mark from where it no longer is: none can commit.
-                *unanswered = 0;
-            }
-            // Our own earlier reservation, committed though its answer was lost.
-            (
-                Phase::Holding {
-                    hwm, unanswered, ..
-                },
-                Reservation::Moved(found),
-            ) if *unanswered & bit(found) != 0 || mutation == Mutation::AdoptAnyMovedMark => {
-                *hwm = found;
-                *unanswered = 0;
-            }
-            // `Loss::NotOwner`, `Loss::MarkMoved`; or the first reservation refused, and
-            // the acquire fails.
-            (phase, _) => {
-                if let Some(lease) = phase.lease() {
-                    self.let_go(lease, store);
-                }
-            }
-        }
-    }
-
-    /// `acquire::within` gives up on its reservation for `new`: the request or its answer
-    /// was lost, or the request is late. `Holder::step` remembers it as unanswered; in
-    /// `acquire::steps` the `?` fails the acquire, which releases the lease.
-    pub(crate) fn timed_out(&mut self, new: u8, store: &mut Store, mutation: Mutation) {
-        match &mut self.phase {
-            Phase::Holding {
-                hwm, unanswered, ..
-            } => {
-                *unanswered |= bit(new);
-                if mutation == Mutation::TimeoutAsCommitted {
-                    *hwm = new;
-                }
-            }
-            phase => {
-                if let Some(lease) = phase.lease() {
-                    self.let_go(lease, store);
-                }
-            }
-        }
-    }
-
     /// Halts the generator (the phase leaves `Holding`) and sends a release of `lease`
     /// that nothing waits for: `Holder::run` and `acquire::acquire` ignore its answer.
-    fn let_go(&mut self, lease: Lease, store: &mut Store) {
+    pub(crate) fn let_go(&mut self, lease: Lease, store: &mut Store) {
         self.phase = Phase::Idle;
         store.release(lease);
-    }
-
-    /// The highest millisecond its generator may issue now, if it issues at all: the
-    /// ceiling `Holder::publish` sets, min(committed mark, deadline - 1).
-    pub(crate) fn ceiling(&self, mutation: Mutation) -> Option<u8> {
-        let Phase::Holding {
-            hwm, valid_until, ..
-        } = self.phase
-        else {
-            return None;
-        };
-        Some(if mutation == Mutation::IgnoreDeadline {
-            hwm
-        } else {
-            hwm.min(valid_until.saturating_sub(1))
-        })
-    }
-
-    /// Whether `Generator::try_next_id` issues an ID stamped with the clock now: not
-    /// halted, above the floor, at or below the ceiling.
-    pub(crate) fn issues(&self, mutation: Mutation) -> bool {
-        self.ceiling(mutation)
-            .is_some_and(|ceiling| self.floor < self.clock && self.clock <= ceiling)
     }
 }
 

@@ -1,12 +1,13 @@
 //! The [`LeaseModel`]: holders, the store and time as one state machine for stateright,
 //! and the one invariant, that no two holders issue in the same millisecond.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use stateright::{Model, Property};
 
 use crate::bounds::{Bounds, MAX_GRANTS, MAX_HOLDERS, Mutation, NOW};
-use crate::holder::{Holder, Phase, Step};
+use crate::holder::{Holder, Step};
+use crate::properties::{self, COVERAGE};
 use crate::store::{Lease, Store};
 use crate::{normal, symmetry};
 
@@ -18,11 +19,8 @@ pub struct LeaseModel {
     /// Whether states are stored with their holders in canonical order (`symmetry.rs`).
     symmetric: bool,
     /// Which coverage properties have been seen: each reports once (see `seen_once`).
-    seen: [AtomicBool; COVERAGE],
+    pub(crate) seen: [AtomicBool; COVERAGE],
 }
-
-/// How many coverage (`sometimes`) properties there are.
-const COVERAGE: usize = 5;
 
 /// Everything at one moment, in canonical form (`normal.rs`): store time is [`NOW`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -148,31 +146,6 @@ impl LeaseModel {
     }
 }
 
-/// The name of the invariant's property.
-pub const INVARIANT: &str = "no two holders issue in one millisecond";
-
-impl LeaseModel {
-    /// Whether coverage property `index` holds in a state for the first time. Stateright
-    /// records a discovery, with a copy of its path, every time a `sometimes` property
-    /// holds, which for these is in a large share of all states.
-    fn seen_once(&self, index: usize, holds: bool) -> bool {
-        holds && !self.seen[index].swap(true, Ordering::Relaxed)
-    }
-
-    /// The holders issuing now, with their lease and unanswered marks.
-    fn issuing<'a>(&'a self, state: &'a State) -> impl Iterator<Item = (&'a Holder, Lease, u64)> {
-        state.holders[..self.bounds.holders.into()]
-            .iter()
-            .filter(|holder| holder.issues(self.mutation))
-            .filter_map(|holder| match holder.phase {
-                Phase::Holding {
-                    lease, unanswered, ..
-                } => Some((holder, lease, unanswered)),
-                _ => None,
-            })
-    }
-}
-
 impl Model for LeaseModel {
     type State = State;
     type Action = Action;
@@ -281,54 +254,6 @@ impl Model for LeaseModel {
     }
 
     fn properties(&self) -> Vec<Property<Self>> {
-        let mut properties = vec![
-            Property::always(INVARIANT, |_, state: &State| !state.duplicate),
-            // Coverage: the runs the invariant is about do happen.
-            Property::sometimes(
-                "every holder issues",
-                |model: &LeaseModel, state: &State| {
-                    let all = state.ever.count_ones() == u32::from(model.bounds.holders);
-                    model.seen_once(0, all)
-                },
-            ),
-            Property::sometimes(
-                "a holder issues after its lease is off the owner key",
-                |model: &LeaseModel, state: &State| {
-                    let owner = state.store.owner();
-                    let holds = model
-                        .issuing(state)
-                        .any(|(_, lease, _)| owner != Some(lease));
-                    model.seen_once(1, holds)
-                },
-            ),
-            Property::sometimes(
-                "a holder issues with a reservation unanswered",
-                |model: &LeaseModel, state: &State| {
-                    let holds = model
-                        .issuing(state)
-                        .any(|(_, _, unanswered)| unanswered != 0);
-                    model.seen_once(2, holds)
-                },
-            ),
-            Property::sometimes(
-                "a holder issues with a late reservation in flight",
-                |model: &LeaseModel, state: &State| {
-                    let holds = model
-                        .issuing(state)
-                        .any(|(holder, _, _)| holder.late.is_some());
-                    model.seen_once(3, holds)
-                },
-            ),
-        ];
-        if self.bounds.grants > 1 {
-            properties.push(Property::sometimes(
-                "a holder issues again after a reclaim",
-                |model: &LeaseModel, state: &State| {
-                    let holds = model.issuing(state).any(|(holder, _, _)| holder.grants > 1);
-                    model.seen_once(4, holds)
-                },
-            ));
-        }
-        properties
+        properties::properties(self.bounds)
     }
 }
