@@ -1,4 +1,4 @@
-//! An explicit-state model of `snowflake-lease`'s protocol, checked exhaustively.
+#![doc = include_str!("../README.md")]
 
 mod bounds;
 mod generator;
