@@ -1,5 +1,6 @@
 //! The [`LeaseModel`]: holders, the store and time as one state machine for stateright,
-//! and the one invariant, that no two holders issue in the same millisecond.
+//! with the IDs each holder issues recorded in every state (the properties checked on them
+//! are in `properties.rs`).
 
 use std::sync::atomic::AtomicBool;
 
@@ -29,8 +30,8 @@ pub struct State {
     pub holders: [Holder; MAX_HOLDERS],
     /// etcd.
     pub store: Store,
-    /// The milliseconds each holder issued in, as bits, forgetting those below every
-    /// clock: clocks never go back, so no holder issues there again.
+    /// The milliseconds each holder issued in, as bits, forgetting those below the clock
+    /// of every holder that may still issue: clocks never go back, so none issues there.
     pub issued: [u64; MAX_HOLDERS],
     /// The holders that ever issued, as bits.
     pub ever: u8,
@@ -87,7 +88,9 @@ impl LeaseModel {
     /// # Panics
     ///
     /// If `bounds` exceed what the state holds: more holders or grants than fixed, a
-    /// window under 2 ticks, or durations that do not fit beside [`NOW`].
+    /// window under 2 ticks (half a window must be a tick), a margin not under the TTL, or
+    /// times that do not fit beside [`NOW`] (marks are bits of a `u64`, and 16 marks far in
+    /// the past need room below the clocks).
     pub fn new(bounds: Bounds, mutation: Mutation) -> LeaseModel {
         let fits = (1..=MAX_HOLDERS).contains(&usize::from(bounds.holders))
             && usize::from(bounds.grants) <= MAX_GRANTS
@@ -95,7 +98,7 @@ impl LeaseModel {
             && bounds.margin < bounds.ttl
             && u32::from(NOW) + u32::from(bounds.skew) + u32::from(bounds.window) < 64
             && u32::from(bounds.skew) + u32::from(bounds.window) + 16 < u32::from(NOW)
-            && u32::from(NOW) + u32::from(bounds.ttl) + u32::from(bounds.skew) < 128;
+            && u32::from(NOW) + u32::from(bounds.ttl) + u32::from(bounds.skew) <= 255;
         assert!(fits, "bounds out of the model's range: {bounds:?}");
         LeaseModel {
             bounds,

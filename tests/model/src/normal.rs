@@ -18,9 +18,10 @@
 //!   issues nothing more, so its clock is set to `NOW` and no longer ticks apart.
 //! - **An unanswered mark the store's mark can never take again is forgotten.** A holder
 //!   looks at its unanswered marks only to match the mark a reservation finds moved, which
-//!   is the store's. That mark changes only to the `new` of a late reservation (a holder
-//!   asks for a new mark, above every unanswered one, in every other), so an unanswered
-//!   mark that is neither the store's mark nor such a `new` never matches.
+//!   is the store's, and only while its lease is on the owner key. Then only its own
+//!   reservations move the mark: a late one to its `new`, and any other either commits
+//!   (which clears the list) or times out (which puts its mark back on it). So an
+//!   unanswered mark that is neither the store's mark nor a late `new` never matches.
 //! - **A late reservation that can no longer commit is dropped.** Its lease is off the
 //!   owner key (a lease is put on it by one claim only, before its first reservation), or
 //!   the store's mark is above the one it expects (marks never go down): either way the
@@ -78,7 +79,7 @@ pub(crate) fn normalize(state: &mut State, bounds: Bounds, mutation: Mutation) {
     }
     forget_issued(state, bounds);
     drop_dead_late(state, bounds, mutation);
-    forget_unanswered(state, bounds);
+    forget_unanswered(state, bounds, mutation);
     pack_deep_marks(state, bounds);
 }
 
@@ -165,14 +166,21 @@ fn drop_dead_late(state: &mut State, bounds: Bounds, mutation: Mutation) {
 /// Drops the unanswered marks that no reservation can make the store's mark again, and
 /// all of them once the holder's lease is off the owner key: a reservation finds the mark
 /// moved only while its lease is on it, and the lease never is again.
-fn forget_unanswered(state: &mut State, bounds: Bounds) {
+///
+/// Without the lease compare (`Mutation::ReserveWithoutLeaseCheck`) other holders move
+/// the mark too, and a mark one of them asks for next is its clock plus a window: the
+/// marks from a window below every clock up are kept as well.
+fn forget_unanswered(state: &mut State, bounds: Bounds, mutation: Mutation) {
     let holders = &mut state.holders[..bounds.holders.into()];
-    let reachable = holders
+    let mut reachable = holders
         .iter()
         .filter_map(|holder| holder.late)
         .fold(bit(state.store.hwm), |marks, request| {
             marks | bit(request.new)
         });
+    if mutation == Mutation::ReserveWithoutLeaseCheck {
+        reachable |= !(bit(deep_line(bounds)) - 1);
+    }
     for holder in holders {
         if let Phase::Holding {
             lease, unanswered, ..
@@ -186,9 +194,14 @@ fn forget_unanswered(state: &mut State, bounds: Bounds) {
     }
 }
 
+/// The line below which marks are far in the past: a window below the slowest clock.
+fn deep_line(bounds: Bounds) -> u8 {
+    NOW - bounds.skew - bounds.window
+}
+
 /// Renumbers the marks below `NOW - skew - window` densely under that line, in order.
 fn pack_deep_marks(state: &mut State, bounds: Bounds) {
-    let line = NOW - bounds.skew - bounds.window;
+    let line = deep_line(bounds);
     let mut deep: u64 = 0;
     let mut note = |m: &mut u8| {
         if *m != 0 && *m < line {
