@@ -1,7 +1,7 @@
 //! Limits on a request's head that the server sets itself, below hyper's, so that a
 //! request past them gets a JSON error and is counted like any other answer. (Past
-//! hyper's own, which are higher, hyper answers before routing, with an empty body; the
-//! connection is then counted in `snowflake_connections_closed_total`.)
+//! hyper's own, which are higher, hyper answers before routing; `hyper_errors.rs` makes
+//! that answer JSON, and the connection is counted in `snowflake_connections_closed_total`.)
 
 use axum::extract::Request;
 use axum::http::StatusCode;

@@ -20,6 +20,7 @@ mod api;
 mod error;
 mod fair;
 mod form;
+mod hyper_errors;
 mod issuer;
 mod limits;
 mod listen;

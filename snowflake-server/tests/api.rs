@@ -732,13 +732,30 @@ fn heads_past_the_limits_are_json_errors_and_counted() {
         answer.contains("the request has 202 header fields; at most 100 are read"),
         "{answer}"
     );
+    // What hyper answers before routing is JSON too.
     let answer = raw_request(&server.addr, b"NOT A REQUEST LINE\r\n\r\n");
     assert!(answer.starts_with("HTTP/1.1 400 "), "{answer}");
+    assert!(
+        answer.ends_with(r#"{"error":{"field":null,"message":"the request's head could not be read: expected `METHOD /path HTTP/1.1`, then header lines"}}"#),
+        "{answer}"
+    );
+    let huge = format!(
+        "GET /v1/id?pad={} HTTP/1.1\r\nHost: x\r\n\r\n",
+        "a".repeat(100 * 1024)
+    );
+    let answer = raw_request(&server.addr, huge.as_bytes());
+    assert!(answer.starts_with("HTTP/1.1 414 "), "{answer}");
+    assert!(answer.contains("application/json"), "{answer}");
+    assert!(
+        answer.ends_with(r#""the URL is longer than the 64 KiB the server reads"}}"#),
+        "{answer}"
+    );
     let metrics = server.get("/metrics").body;
     for line in [
         "snowflake_http_requests_total{endpoint=\"/v1/ids\",status=\"414\"} 1",
         "snowflake_http_requests_total{endpoint=\"/healthz\",status=\"431\"} 1",
         "snowflake_connections_closed_total{reason=\"malformed request\"} 1",
+        "snowflake_connections_closed_total{reason=\"request head too large\"} 1",
     ] {
         assert!(metrics.lines().any(|l| l == line), "{line} in {metrics}");
     }
