@@ -8,23 +8,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-10}
 bulk=${2:-200}
-if ! command -v wrk >/dev/null 2>&1; then
-    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-        apt-get install -y -qq wrk >/dev/null
-    else
-        echo "wrk is missing: install it (Debian: apt-get install wrk)" >&2
-        exit 1
-    fi
-fi
-cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p snowflake-server
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$root/target/release/snowflake-server" --listen "127.0.0.1:$port" --dc 1 --machine 1 >/dev/null &
-server=$!
-trap 'kill $server 2>/dev/null || true' EXIT
-for _ in $(seq 100); do
-    curl -s "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
-    sleep 0.05
-done
+# wrk, and a release build of the server on a free port of loopback (`$port`, `$server`).
+source "$root/snowflake-bench/server-up.sh"
 out=$(mktemp -d)
 wrk -t1 -c"$bulk" -d"${seconds}s" "http://127.0.0.1:$port/v1/ids?count=4096" >"$out/ids" &
 bulk_pid=$!
