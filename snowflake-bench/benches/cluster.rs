@@ -13,28 +13,13 @@
 //! namespace (root): `cargo test -p snowflake-lease --all-features --test etcd partition
 //! -- --nocapture`.
 
+use snowflake_bench::median;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use snowflake_lease::harness::Etcd;
 use snowflake_lease::{EtcdConfig, EtcdStore, Identity, LeaseOptions, LeasedGenerator};
-
-fn median(mut values: Vec<Duration>) -> Duration {
-    values.sort();
-    values[values.len() / 2]
-}
-
-fn config(etcd: &Etcd, tls: bool) -> EtcdConfig {
-    let config = EtcdConfig::new(&etcd.endpoints()).expect("endpoints");
-    if !tls {
-        return config;
-    }
-    let read = |path: std::path::PathBuf| std::fs::read(path).expect("a certificate");
-    config
-        .with_ca_pem(read(etcd.ca()))
-        .with_client_pem(read(etcd.client_cert()), read(etcd.client_key()))
-}
 
 fn options(index: u16) -> LeaseOptions {
     LeaseOptions::default().fixed(Identity::from_index(index))
@@ -99,8 +84,8 @@ fn main() {
     runtime.block_on(async {
         let (mut plain_times, mut tls_times) = (Vec::new(), Vec::new());
         for i in 0..21 {
-            plain_times.push(claim(config(&plain, false), i).await);
-            tls_times.push(claim(config(&tls, true), i).await);
+            plain_times.push(claim(plain.config(), i).await);
+            tls_times.push(claim(tls.config(), i).await);
         }
         let (plain_median, tls_median) = (median(plain_times), median(tls_times));
         println!(
@@ -110,7 +95,7 @@ fn main() {
         );
 
         let options = options(100);
-        let store = EtcdStore::connect_with(config(&tls, true), &options)
+        let store = EtcdStore::connect_with(tls.config(), &options)
             .await
             .expect("connect");
         let generator = Arc::new(LeasedGenerator::start(store, options).await.expect("claim"));

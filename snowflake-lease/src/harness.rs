@@ -133,6 +133,33 @@ impl Etcd {
             .join(",")
     }
 
+    /// The client's settings for every member: with TLS, the cluster's CA and a client
+    /// certificate it accepts.
+    ///
+    /// # Panics
+    ///
+    /// When a certificate file cannot be read.
+    pub fn config(&self) -> crate::EtcdConfig {
+        self.config_for(&self.endpoints())
+    }
+
+    /// As [`config`](Etcd::config), for `endpoints` (such as a name the members'
+    /// certificate does not cover).
+    ///
+    /// # Panics
+    ///
+    /// When `endpoints` is not a list of members, or a certificate file cannot be read.
+    pub fn config_for(&self, endpoints: &str) -> crate::EtcdConfig {
+        let config = crate::EtcdConfig::new(endpoints).expect("etcd endpoints");
+        if !self.tls {
+            return config;
+        }
+        let read = |path: PathBuf| std::fs::read(path).expect("a certificate the harness made");
+        config
+            .with_ca_pem(read(self.ca()))
+            .with_client_pem(read(self.client_cert()), read(self.client_key()))
+    }
+
     /// The CA certificate (PEM file) that signed the members' and the client's.
     pub fn ca(&self) -> PathBuf {
         self.dir.join("ca.pem")

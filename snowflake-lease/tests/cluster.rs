@@ -18,15 +18,6 @@ fn options(ttl: u64, window_ms: u64) -> LeaseOptions {
     options
 }
 
-/// The cluster's mutual-TLS settings for `endpoints`.
-fn mtls(etcd: &Etcd, endpoints: &str) -> EtcdConfig {
-    let read = |path: std::path::PathBuf| std::fs::read(path).unwrap();
-    EtcdConfig::new(endpoints)
-        .unwrap()
-        .with_ca_pem(read(etcd.ca()))
-        .with_client_pem(read(etcd.client_cert()), read(etcd.client_key()))
-}
-
 /// Pulls an ID every millisecond until told to stop: the longest run of refusals, in
 /// time, since the last `take`, and how many IDs.
 struct Puller {
@@ -80,7 +71,7 @@ async fn a_holder_keeps_its_identity_through_a_follower_and_a_leader_dying() {
     let options = options(10, 2000);
     let window = options.window;
     let started = Instant::now();
-    let store = EtcdStore::connect_with(mtls(&etcd, &etcd.endpoints()), &options)
+    let store = EtcdStore::connect_with(etcd.config(), &options)
         .await
         .unwrap();
     let generator = Arc::new(LeasedGenerator::start(store, options).await.unwrap());
@@ -147,7 +138,7 @@ async fn tls_mistakes_fail_in_time_naming_the_cause() {
         ),
         (
             "a name the certificate does not cover",
-            mtls(&etcd, &format!("https://localhost:{port}")),
+            etcd.config_for(&format!("https://localhost:{port}")),
             "not valid for name",
         ),
         (
