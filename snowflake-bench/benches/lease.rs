@@ -17,7 +17,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use snowflake_bench::{BURST, burst_medians};
+use snowflake_bench::{BURST, burst_medians, median};
 use snowflake_lease::harness::Etcd;
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -29,11 +29,6 @@ use snowflake_lease::{
 };
 
 const BURSTS: usize = 301;
-
-fn median(mut values: Vec<Duration>) -> Duration {
-    values.sort();
-    values[values.len() / 2]
-}
 
 /// A fixed identity, `index` of the 1,024.
 fn options(ttl: Duration, index: u16) -> LeaseOptions {

@@ -12,6 +12,7 @@
 #[path = "../../tests/sql/tests/support/pg.rs"]
 mod pg;
 
+use snowflake_bench::median;
 use std::time::{Duration, Instant};
 
 use snowflake_kit::{Generator, Snowflake};
@@ -56,11 +57,6 @@ where
     let read = start.elapsed();
     assert_eq!(back.len(), keys.len());
     (insert, read)
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }
 
 fn main() {

@@ -63,13 +63,25 @@ pub fn burst_medians(bursts: &[&dyn Fn()], rounds: usize) -> Vec<f64> {
             samples.push(started.elapsed().as_secs_f64() * 1e9 / f64::from(BURST));
         }
     }
-    samples
-        .into_iter()
-        .map(|mut samples| {
-            samples.sort_by(f64::total_cmp);
-            samples[samples.len() / 2]
-        })
-        .collect()
+    samples.into_iter().map(median).collect()
+}
+
+/// The middle value of `values` (the upper one of an even count); values that do not
+/// compare (a NaN) count as equal.
+///
+/// ```
+/// use std::time::Duration;
+///
+/// assert_eq!(snowflake_bench::median(vec![3.0, 1.0, 2.0]), 2.0);
+/// assert_eq!(snowflake_bench::median(vec![Duration::from_millis(9), Duration::ZERO]), Duration::from_millis(9));
+/// ```
+///
+/// # Panics
+///
+/// When `values` is empty.
+pub fn median<T: PartialOrd>(mut values: Vec<T>) -> T {
+    values.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    values.swap_remove(values.len() / 2)
 }
 
 /// The floor every generator is measured against: one `SystemTime` reading and
