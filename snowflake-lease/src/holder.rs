@@ -296,10 +296,8 @@ impl<S: Store, C: Clock> Holder<S, C> {
     /// Stops issuing and revokes the lease, and one a cut-short reclaim left granted.
     async fn release(self) {
         self.shared.generator.halt();
-        let ttl = self.options.ttl;
-        for lease in [Some(self.lease), self.pending].into_iter().flatten() {
-            let _ = within(ttl, self.store.release(lease)).await;
-        }
-        self.shared.update(|s| s.state = State::Released);
+        let shared = Arc::clone(&self.shared);
+        self.release_pending().await;
+        shared.update(|s| s.state = State::Released);
     }
 }
