@@ -50,6 +50,19 @@ pub(crate) struct Body {
     errors: Option<Vec<FieldError>>,
 }
 
+impl Body {
+    /// An error no field is to blame for.
+    pub(crate) fn plain(message: String) -> Body {
+        Body {
+            error: Error {
+                field: None,
+                message,
+            },
+            errors: None,
+        }
+    }
+}
+
 /// What went wrong: the field, if one is to blame, and what is allowed.
 #[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct Error {
@@ -60,13 +73,7 @@ pub(crate) struct Error {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let plain = |message: String| Body {
-            error: Error {
-                field: None,
-                message,
-            },
-            errors: None,
-        };
+        let plain = Body::plain;
         let (status, body, header) = match self {
             ApiError::BadRequest(errors) => {
                 let first = errors.first().map_or_else(

@@ -13,6 +13,8 @@ use std::task::{Context, Poll};
 
 use hyper::rt::{Read, ReadBufCursor, Write};
 
+use crate::error::Body;
+
 /// A connection's IO, hyper's own error answers made JSON.
 pub(crate) struct JsonErrors<T> {
     io: T,
@@ -51,7 +53,8 @@ fn json_answer(code: &[u8]) -> Option<Vec<u8>> {
         ),
         _ => return None,
     };
-    let body = serde_json::json!({ "error": { "field": null, "message": message } }).to_string();
+    // The body every error of the server has.
+    let body = serde_json::to_string(&Body::plain(message.to_owned())).ok()?;
     Some(
         format!(
             "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
