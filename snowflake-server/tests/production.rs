@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use snowflake_lease::harness::Etcd;
-use support::{Server, fetch_ids, get};
+use support::{Server, fetch_ids, get, ids_in};
 
 fn text(path: &Path) -> String {
     path.to_str().unwrap().to_owned()
@@ -70,7 +70,7 @@ fn three_servers_ride_out_a_follower_and_the_leader_dying() {
                 while !stop.load(Ordering::Relaxed) {
                     let response = get(&addr, "/v1/ids?count=16");
                     if response.status == 200 {
-                        ids.extend(fetch_ids_of(&response.json()));
+                        ids.extend(ids_in(&response.json()));
                         if let Some(since) = since.take() {
                             longest = longest.max(Instant::elapsed(&since));
                         }
@@ -124,15 +124,6 @@ fn three_servers_ride_out_a_follower_and_the_leader_dying() {
             "{metrics}"
         );
     }
-}
-
-fn fetch_ids_of(json: &serde_json::Value) -> Vec<String> {
-    json["ids"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|id| id.as_str().unwrap().to_owned())
-        .collect()
 }
 
 /// A server whose fixed identity another holds answers from its first second: the

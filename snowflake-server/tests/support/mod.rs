@@ -107,7 +107,11 @@ impl Response {
 
 /// The IDs that `GET path` answers: one from `/v1/id`, a list from `/v1/ids`.
 pub(crate) fn fetch_ids(addr: &str, path: &str) -> Vec<String> {
-    let answer = get(addr, path).json();
+    ids_in(&get(addr, path).json())
+}
+
+/// The IDs of an answer of `/v1/id` (one) or `/v1/ids` (a list).
+pub(crate) fn ids_in(answer: &serde_json::Value) -> Vec<String> {
     let text = |v: &serde_json::Value| v.as_str().expect("IDs are strings").to_owned();
     match answer.get("ids") {
         Some(ids) => ids.as_array().expect("a list").iter().map(text).collect(),
