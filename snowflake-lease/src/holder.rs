@@ -236,7 +236,9 @@ impl<S: Store, C: Clock> Holder<S, C> {
         Ok(())
     }
 
-    /// Sets the generator's ceiling: the committed HWM, and never past the lease's end.
+    /// Sets the generator's ceiling: the committed HWM, and never past the lease's end,
+    /// taken to the generator's clock as it reads now (the model checks the margin it
+    /// needs: `tests/model`, `LAPSED`).
     fn publish(&self) {
         let now_ms = self.clock().now_ms();
         let left = self.valid_until.saturating_duration_since(uptime::now());

@@ -42,15 +42,16 @@ pub struct Bounds {
 
 impl Bounds {
     /// The bounds the tests check exhaustively: `holders`, `grants` each, a TTL of 3
-    /// ticks, a margin of 1, a window of 2, a clock wait of 3, clocks within a tick of the
-    /// store's, and operator revokes.
+    /// ticks, a margin of 2, a window of 2, a clock wait of 3, clocks within a tick of the
+    /// store's, and operator revokes. The margin is twice the skew, the least with which a
+    /// holder stops by its lease's end at the store ([`LAPSED`](crate::LAPSED)).
     pub const fn checked(holders: u8, grants: u8) -> Bounds {
         Bounds {
             holders,
             skew: 1,
             grants,
             ttl: 3,
-            margin: 1,
+            margin: 2,
             window: 2,
             max_clock_wait: 3,
             revoke: true,
@@ -58,13 +59,21 @@ impl Bounds {
     }
 
     /// The code's default durations at one tick per second (TTL 10, margin 1, window 2,
-    /// clock wait 5), with the other bounds of [`Bounds::checked`].
+    /// clock wait 5), with the other bounds of [`Bounds::checked`]. A margin under twice
+    /// the skew: [`LAPSED`](crate::LAPSED) does not hold here, and is not asked.
     pub const fn code_durations(holders: u8, grants: u8) -> Bounds {
         Bounds {
             ttl: 10,
+            margin: 1,
             max_clock_wait: 5,
             ..Bounds::checked(holders, grants)
         }
+    }
+
+    /// Whether the margin is at least twice the skew, with which [`LAPSED`](crate::LAPSED)
+    /// holds.
+    pub const fn margin_covers_skew(&self) -> bool {
+        self.margin >= 2 * self.skew
     }
 
     /// The holders' indices.
@@ -81,7 +90,7 @@ pub enum Mutation {
     /// The protocol as coded.
     None,
     /// `Holder::publish` sets the ceiling to the committed mark alone, ignoring the lease's
-    /// local deadline (`valid_until`).
+    /// local deadline (`valid_until`): a holder cut off goes on issuing up to its mark.
     IgnoreDeadline,
     /// `Holder::step` takes a reservation that timed out as committed (`Err(_)` sets
     /// `hwm_ms = reserve_ms`), where the code only remembers it as unanswered.

@@ -33,7 +33,7 @@ pub enum Phase {
         lease: Lease,
         /// The mark the claim read.
         floor: u8,
-        /// `sent + ttl - margin` of the renewal, on the holder's clock.
+        /// `sent + ttl - margin` of the renewal, on the lease clock (in store time).
         valid_until: u8,
     },
     /// `Holder::run`: the generator issues under the ceiling `Holder::publish` sets.
@@ -42,8 +42,12 @@ pub enum Phase {
         lease: Lease,
         /// `Holder::hwm_ms`: the mark last committed.
         hwm: u8,
-        /// `Holder::valid_until`: the local lease deadline, on the holder's clock.
+        /// `Holder::valid_until`: the local lease deadline, on the lease clock (in store
+        /// time).
         valid_until: u8,
+        /// The generator's ceiling as `Holder::publish` last set it, on the holder's clock
+        /// (0: below its clock, where it stays).
+        ceiling: u8,
         /// `Holder::unanswered`: the marks asked for whose answers never came, as bits.
         unanswered: u64,
     },
@@ -59,9 +63,13 @@ pub enum Step {
     Claim,
     /// A keep-alive (`EtcdStore::keep_alive`): between claims in `acquire::claim`, while
     /// waiting in `acquire::wait_above` (answer ignored), or in `Holder::step`, which moves
-    /// `valid_until` to `sent + ttl - margin` or, finding no lease, has lost it
-    /// (`Loss::LeaseGone`). Sent at any time: a superset of the code's every third of a TTL.
+    /// `valid_until` to `sent + ttl - margin` and publishes the ceiling or, finding no
+    /// lease, has lost it (`Loss::LeaseGone`). Sent at any time: a superset of the code's
+    /// every third of a TTL.
     KeepAlive,
+    /// `Holder::step` with every call timing out (a partition): it publishes the ceiling
+    /// again, from the deadline it had.
+    Publish,
     /// `acquire::renew` once the clock is past the claimed mark: `valid_until` from its
     /// sending; no lease is `LeaseError::Lost`.
     Renew,
@@ -76,7 +84,9 @@ pub enum Step {
 /// A holder process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Holder {
-    /// Its clock: the generator's and the task's (the model gives them one rate).
+    /// Its clock: the generator's and the task's `SystemClock`, within the skew of store
+    /// time. Its lease clock (`uptime::now`, `CLOCK_BOOTTIME`) keeps store time's rate, so
+    /// lease deadlines are kept in store time.
     pub clock: u8,
     /// Its task.
     pub phase: Phase,
@@ -125,8 +135,8 @@ impl Holder {
             }
             Phase::Renewed { .. } => {}
             Phase::Holding { valid_until, .. } => {
-                steps.push(Step::KeepAlive);
-                if clock >= valid_until {
+                steps.extend([Step::KeepAlive, Step::Publish]);
+                if NOW >= valid_until {
                     steps.push(Step::RanOut);
                 }
             }
@@ -134,9 +144,15 @@ impl Holder {
     }
 
     /// Takes `step` (one [`Holder::steps`] offered); `me` is its index.
-    pub(crate) fn take(&mut self, step: Step, me: usize, store: &mut Store, bounds: Bounds) {
+    pub(crate) fn take(
+        &mut self,
+        step: Step,
+        me: usize,
+        store: &mut Store,
+        bounds: Bounds,
+        mutation: Mutation,
+    ) {
         let now = NOW;
-        let clock = self.clock;
         match (step, self.phase) {
             (Step::Grant, Phase::Idle) => {
                 let lease = u8::try_from(me * MAX_GRANTS).unwrap_or(u8::MAX) + self.grants;
@@ -153,19 +169,21 @@ impl Holder {
             (Step::KeepAlive, Phase::Holding { lease, .. }) => {
                 if store.keep_alive(lease, now, bounds) {
                     if let Phase::Holding { valid_until, .. } = &mut self.phase {
-                        *valid_until = clock + bounds.ttl - bounds.margin;
+                        *valid_until = now + bounds.ttl - bounds.margin;
                     }
+                    self.publish(mutation);
                 } else {
                     self.let_go(lease, store);
                 }
             }
+            (Step::Publish, Phase::Holding { .. }) => self.publish(mutation),
             // While acquiring only a failure to answer counts, which is `GiveUp`.
             (Step::KeepAlive, Phase::Claiming { lease } | Phase::Waiting { lease, .. }) => {
                 store.keep_alive(lease, now, bounds);
             }
             (Step::Renew, Phase::Waiting { lease, floor }) => {
                 if store.keep_alive(lease, now, bounds) {
-                    let valid_until = clock + bounds.ttl - bounds.margin;
+                    let valid_until = now + bounds.ttl - bounds.margin;
                     self.phase = Phase::Renewed {
                         lease,
                         floor,

@@ -14,5 +14,5 @@ mod symmetry;
 pub use crate::bounds::{Bounds, MAX_GRANTS, MAX_HOLDERS, MAX_LEASES, Mutation, NOW};
 pub use crate::holder::{Holder, Phase, Step};
 pub use crate::model::{Action, LeaseModel, Outcome, State};
-pub use crate::properties::INVARIANT;
+pub use crate::properties::{INVARIANT, LAPSED};
 pub use crate::store::{DEAD, Lease, Reservation, Reserve, Store};

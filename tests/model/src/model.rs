@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use stateright::{Model, Property};
 
 use crate::bounds::{Bounds, MAX_GRANTS, MAX_HOLDERS, Mutation, NOW};
-use crate::holder::{Holder, Step};
+use crate::holder::{Holder, Phase, Step};
 use crate::properties::{self, COVERAGE};
 use crate::store::{Lease, Store};
 use crate::{normal, symmetry};
@@ -37,6 +37,8 @@ pub struct State {
     pub ever: u8,
     /// Whether two holders issued in one millisecond.
     pub duplicate: bool,
+    /// Whether a holder issued once its lease's time had run out at the store.
+    pub lapsed: bool,
 }
 
 /// A transition of the model. Holder indices are `0..bounds.holders`.
@@ -133,8 +135,23 @@ impl LeaseModel {
     fn issue(&self, state: &mut State) {
         for h in self.bounds.holders() {
             let holder = &state.holders[h];
-            if !holder.issues(self.mutation) {
+            if !holder.issues() {
                 continue;
+            }
+            if let Phase::Holding {
+                lease, valid_until, ..
+            } = holder.phase
+            {
+                // The store's expiry of the lease as last renewed: the model applies a
+                // keep-alive as it is sent, so it is the local deadline plus the margin. It
+                // outlives the lease (a revoke, an expiry), which is what it is kept for.
+                let end = valid_until + self.bounds.margin;
+                if let Some(&expiry) = state.store.expiry.get(usize::from(lease))
+                    && expiry != 0
+                {
+                    assert_eq!(expiry, end, "internal error: the lease's end drifted");
+                }
+                state.lapsed |= NOW >= end;
             }
             let ms = 1u64 << holder.clock;
             let others = self
@@ -160,6 +177,7 @@ impl Model for LeaseModel {
             issued: [0; MAX_HOLDERS],
             ever: 0,
             duplicate: false,
+            lapsed: false,
         }]
     }
 
@@ -220,7 +238,9 @@ impl Model for LeaseModel {
                     store.revoke(lease);
                 }
             }
-            Action::Step(h, step) => all[usize::from(h)].take(step, h.into(), store, bounds),
+            Action::Step(h, step) => {
+                all[usize::from(h)].take(step, h.into(), store, bounds, mutation);
+            }
             Action::Reserve(h, outcome) => {
                 let holder = &mut all[usize::from(h)];
                 if let Some(request) = holder.reservation(bounds) {

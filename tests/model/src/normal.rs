@@ -10,8 +10,11 @@
 //!   (it is below the floor test, the ceiling, the reservation test) and no rule adds to it.
 //!   What is left is `==` and `<` between marks (the store's compares, `unanswered`), so
 //!   such marks are renumbered densely below that line, in order.
-//! - **A passed deadline is the clock**, and a lease whose time has run out expires `NOW`:
-//!   how long ago makes no difference to any rule.
+//! - **A deadline passed by more than the margin is `NOW - margin`**, and a lease whose
+//!   time has run out expires `NOW`: how long ago makes no difference to any rule (a
+//!   deadline's margin is kept for [`LAPSED`](crate::LAPSED), which reads the lease's end
+//!   as `valid_until + margin`). **A ceiling below the clock is 0**: clocks never go back,
+//!   and it only stops the generator until the next publish.
 //! - **Leases etcd no longer has are one lease**, [`DEAD`]; a lease nobody holds and that
 //!   is not on the owner key is revoked at once.
 //! - **A holder that has used its grants and is idle is retired**: it takes no step and
@@ -51,8 +54,14 @@ pub(crate) fn tick(state: &mut State, bounds: Bounds, stalled: Option<usize>) {
         }
         for_each_mark(holder, back);
         match &mut holder.phase {
-            Phase::Renewed { valid_until, .. } | Phase::Holding { valid_until, .. } => {
+            Phase::Renewed { valid_until, .. } => back(valid_until),
+            Phase::Holding {
+                valid_until,
+                ceiling,
+                ..
+            } => {
                 back(valid_until);
+                back(ceiling);
             }
             Phase::Idle | Phase::Claiming { .. } | Phase::Waiting { .. } => {}
         }
@@ -71,7 +80,12 @@ pub(crate) fn normalize(state: &mut State, bounds: Bounds, mutation: Mutation) {
         if let Phase::Renewed { valid_until, .. } | Phase::Holding { valid_until, .. } =
             &mut holder.phase
         {
-            *valid_until = (*valid_until).max(holder.clock);
+            *valid_until = (*valid_until).max(NOW - bounds.margin);
+        }
+        if let Phase::Holding { ceiling, .. } = &mut holder.phase
+            && *ceiling < holder.clock
+        {
+            *ceiling = 0;
         }
         if holder.retired(bounds) {
             holder.clock = NOW;

@@ -13,13 +13,24 @@ use crate::store::Lease;
 /// The invariant's name: no two holders issue an ID in the same millisecond.
 pub const INVARIANT: &str = "no two holders issue in one millisecond";
 
+/// The second invariant's name: a holder stops issuing by the end of its lease as etcd
+/// counts it (its expiry as last renewed), whatever became of the lease meanwhile.
+///
+/// It holds when the margin is at least twice the skew. The ceiling converts the lease's
+/// end to the holder's clock when it is published, and stays so until the next publish:
+/// a clock that falls behind store time by up to `2 * skew` ticks meanwhile (from a skew
+/// ahead to one behind) issues up to that long past the local deadline, `margin` before
+/// the store's. The tests check that at `margin == 2 * skew - 1` it fails.
+pub const LAPSED: &str = "no holder issues once its lease's time has run out at the store";
+
 /// How many coverage (`sometimes`) properties there are.
 pub(crate) const COVERAGE: usize = 5;
 
-/// The invariant, then the coverage properties for `bounds`.
+/// The invariants, then the coverage properties for `bounds`.
 pub(crate) fn properties(bounds: Bounds) -> Vec<Property<LeaseModel>> {
     let mut properties = vec![
         Property::always(INVARIANT, |_, state: &State| !state.duplicate),
+        Property::always(LAPSED, |_, state: &State| !state.lapsed),
         // Coverage: the runs the invariant is about do happen.
         Property::sometimes(
             "every holder issues",
@@ -81,7 +92,7 @@ impl LeaseModel {
     fn issuing<'a>(&'a self, state: &'a State) -> impl Iterator<Item = (&'a Holder, Lease, u64)> {
         state.holders[..self.bounds().holders.into()]
             .iter()
-            .filter(|holder| holder.issues(self.mutation()))
+            .filter(|holder| holder.issues())
             .filter_map(|holder| match holder.phase {
                 Phase::Holding {
                     lease, unanswered, ..

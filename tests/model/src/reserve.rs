@@ -1,7 +1,7 @@
 //! A holder's reservations: the one its task sends (the first of `acquire::steps`, or
 //! `Holder::step`'s), and what it does with the answer, or without one.
 
-use crate::bounds::{Bounds, Mutation};
+use crate::bounds::{Bounds, Mutation, NOW};
 use crate::holder::{Holder, Phase, bit};
 use crate::store::{Reservation, Reserve, Store};
 
@@ -24,7 +24,7 @@ impl Holder {
                 hwm,
                 valid_until,
                 ..
-            } if clock < valid_until
+            } if NOW < valid_until
                 && hwm.saturating_sub(clock) < window / 2
                 && clock + window > hwm =>
             {
@@ -62,8 +62,11 @@ impl Holder {
                     lease,
                     hwm: new,
                     valid_until,
+                    ceiling: 0,
                     unanswered: 0,
                 };
+                // `Holder::start`.
+                self.publish(mutation);
             }
             (
                 Phase::Holding {
@@ -74,6 +77,7 @@ impl Holder {
                 *hwm = new;
                 // Each asked to move the mark from where it no longer is: none can commit.
                 *unanswered = 0;
+                self.publish(mutation);
             }
             // Our own earlier reservation, committed though its answer was lost.
             (
@@ -84,6 +88,7 @@ impl Holder {
             ) if *unanswered & bit(found) != 0 || mutation == Mutation::AdoptAnyMovedMark => {
                 *hwm = found;
                 *unanswered = 0;
+                self.publish(mutation);
             }
             // `Loss::NotOwner`, `Loss::MarkMoved`; or the first reservation refused, and
             // the acquire fails.
@@ -107,6 +112,7 @@ impl Holder {
                 if mutation == Mutation::TimeoutAsCommitted {
                     *hwm = new;
                 }
+                self.publish(mutation);
             }
             phase => {
                 if let Some(lease) = phase.lease() {

@@ -87,14 +87,16 @@ impl fmt::Display for Holder {
                 lease,
                 hwm,
                 valid_until,
+                ceiling,
                 unanswered,
             } => {
                 write!(
                     f,
-                    "holding {} until {}, mark {}",
+                    "holding {} until {}, mark {}, ceiling {}",
                     L(lease),
                     At(valid_until),
-                    Mark(hwm)
+                    Mark(hwm),
+                    Mark(ceiling)
                 )?;
                 if unanswered != 0 {
                     f.write_str(", unanswered")?;
@@ -137,6 +139,9 @@ impl fmt::Display for State {
         }
         if self.duplicate {
             f.write_str("\n    two holders issued in one millisecond")?;
+        }
+        if self.lapsed {
+            f.write_str("\n    a holder issued after its lease's time ran out at the store")?;
         }
         Ok(())
     }
