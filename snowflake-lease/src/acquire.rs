@@ -278,8 +278,9 @@ async fn renew<S: Store>(
     }
 }
 
-/// How long a lease renewed for `granted` counts as valid from the keep-alive's sending:
-/// the TTL (at most ours) less a tenth, the margin for clock rates and latency.
+/// How long a lease renewed for `granted` counts as valid from the keep-alive's sending
+/// (latency only makes etcd's count end later): the TTL (at most ours) less a tenth, the
+/// margin for clock rates and for the wall clock falling behind between two publishes.
 pub(crate) fn valid_for(options: &LeaseOptions, granted: Duration) -> Duration {
     granted.min(options.ttl).saturating_sub(options.ttl / 10)
 }

@@ -45,11 +45,14 @@
 //!   identity still owned by its lease, and takes it as committed
 //!   ([`Reservation::Moved`]); no halt. An HWM changed to any other value is a loss.
 //! - **etcd is down**: IDs go on up to the reserved ceiling (at most the window
-//!   ahead), never past the lease's end; then calls are refused until etcd answers.
-//!   The ceiling takes the lease's end to the wall clock at each round of the holder;
-//!   the margin (a tenth of the TTL) covers that clock falling behind meanwhile. A wall
-//!   clock set back by more while etcd is silent issues that much past the lease's end,
-//!   still unique: the HWM fences IDs, the deadline only ends them.
+//!   ahead), and stop before etcd can count the lease's end; then calls are refused
+//!   until etcd answers. The ceiling takes the lease's local end (a tenth of the TTL
+//!   before etcd's) to the wall clock at each round of the holder, and the holder halts
+//!   at its first round past it. Only a wall clock set back by more than that tenth
+//!   between two rounds (a few seconds apart while etcd is silent: each call gives up
+//!   after a third of the TTL) can issue past etcd's end, by at most the step and
+//!   until that next round; IDs stay unique even then, since the HWM fences them and
+//!   the deadline only ends them.
 //! - **The clock is behind the HWM**: the holder waits up to
 //!   [`LeaseOptions::max_clock_wait`]; further behind is [`LeaseError::ClockBehind`].
 //! - **The clock steps back** after the claim: the generator issues nothing at or

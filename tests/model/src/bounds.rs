@@ -70,12 +70,6 @@ impl Bounds {
         }
     }
 
-    /// Whether the margin is at least twice the skew, with which [`LAPSED`](crate::LAPSED)
-    /// holds.
-    pub const fn margin_covers_skew(&self) -> bool {
-        self.margin >= 2 * self.skew
-    }
-
     /// The holders' indices.
     pub(crate) fn holders(&self) -> impl Iterator<Item = usize> {
         0..usize::from(self.holders)

@@ -67,8 +67,10 @@ pub enum Step {
     /// lease, has lost it (`Loss::LeaseGone`). Sent at any time: a superset of the code's
     /// every third of a TTL.
     KeepAlive,
-    /// `Holder::step` with every call timing out (a partition): it publishes the ceiling
-    /// again, from the deadline it had.
+    /// The publish that ends each round of `Holder::step`, with the deadline it had: a
+    /// round whose calls timed out (a partition), or with none due. Also offered past the
+    /// deadline, where the code's round ends in `Loss::RanOut` first: harmless, as the
+    /// ceiling comes out below the clock there.
     Publish,
     /// `acquire::renew` once the clock is past the claimed mark: `valid_until` from its
     /// sending; no lease is `LeaseError::Lost`.

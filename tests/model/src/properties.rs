@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 
 use stateright::Property;
 
-use crate::bounds::Bounds;
+use crate::bounds::{Bounds, NOW};
 use crate::holder::{Holder, Phase};
 use crate::model::{LeaseModel, State};
 use crate::store::Lease;
@@ -24,7 +24,7 @@ pub const INVARIANT: &str = "no two holders issue in one millisecond";
 pub const LAPSED: &str = "no holder issues once its lease's time has run out at the store";
 
 /// How many coverage (`sometimes`) properties there are.
-pub(crate) const COVERAGE: usize = 5;
+pub(crate) const COVERAGE: usize = 6;
 
 /// The invariants, then the coverage properties for `bounds`.
 pub(crate) fn properties(bounds: Bounds) -> Vec<Property<LeaseModel>> {
@@ -65,6 +65,17 @@ pub(crate) fn properties(bounds: Bounds) -> Vec<Property<LeaseModel>> {
                     .issuing(state)
                     .any(|(holder, _, _)| holder.late.is_some());
                 model.seen_once(3, holds)
+            },
+        ),
+        // What `LAPSED` is about: the ceiling lets a clock that fell behind issue past the
+        // local deadline, but not past the store's.
+        Property::sometimes(
+            "a holder issues past its local deadline",
+            |model: &LeaseModel, state: &State| {
+                let holds = model.issuing(state).any(|(holder, _, _)| {
+                    matches!(holder.phase, Phase::Holding { valid_until, .. } if NOW >= valid_until)
+                });
+                model.seen_once(5, holds)
             },
         ),
     ];

@@ -92,12 +92,15 @@ impl fmt::Display for Holder {
             } => {
                 write!(
                     f,
-                    "holding {} until {}, mark {}, ceiling {}",
+                    "holding {} until {}, mark {}, ",
                     L(lease),
                     At(valid_until),
-                    Mark(hwm),
-                    Mark(ceiling)
+                    Mark(hwm)
                 )?;
+                match ceiling {
+                    0 => f.write_str("shut")?,
+                    ms => write!(f, "ceiling {}", At(ms))?,
+                }
                 if unanswered != 0 {
                     f.write_str(", unanswered")?;
                     for mark in (0..64u8).filter(|&m| unanswered & (1 << m) != 0) {
