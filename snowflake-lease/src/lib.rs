@@ -50,8 +50,8 @@
 //!   before etcd's) to the wall clock at each round of the holder, and the holder halts
 //!   at its first round past it. Only a wall clock set back by more than that tenth
 //!   between two rounds (a few seconds apart while etcd is silent: each call gives up
-//!   after a third of the TTL) can issue past etcd's end, by at most the step and
-//!   until that next round; IDs stay unique even then, since the HWM fences them and
+//!   after half the window, or a third of the TTL if less) can issue past etcd's end,
+//!   by at most the step and until that next round; IDs stay unique even then, since the HWM fences them and
 //!   the deadline only ends them.
 //! - **The clock is behind the HWM**: the holder waits up to
 //!   [`LeaseOptions::max_clock_wait`]; further behind is [`LeaseError::ClockBehind`].
