@@ -5,11 +5,14 @@
 //! all of them, for as long as they keep coming.
 //!
 //! Requests for one ID have a lane of their own, served first in each millisecond: the
-//! batch whose turn it is lets them take their ID before it takes the rest. One ID costs a
-//! batch a 4,096th of a millisecond, where a turn behind the batches cost the one ID a
-//! millisecond for each batch queued before it.
+//! batch whose turn it is lets those waiting take their ID before it takes the rest. One
+//! ID costs a batch a 4,096th of a millisecond, where a turn behind the batches cost the
+//! one ID a millisecond for each batch queued before it. The batch lets go first only the
+//! single IDs waiting when it began to, and for 2 ms at most: a stream of them, each in
+//! turn through their lane, would otherwise hold it off while most of each millisecond
+//! went to nobody.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use snowflake_kit::{Clock, GenerateError};
@@ -22,33 +25,69 @@ use crate::issuer::Unavailable;
 const SPIN: Duration = Duration::from_millis(2);
 
 /// The queue of requests that wait for the clock.
-#[derive(Default)]
 pub(crate) struct Queue {
     /// Held by the batch whose turn it is: tokio's mutex serves in arrival order.
     turn: Mutex<()>,
-    /// How many batches wait: while any do, newcomers queue too, rather than take the
+    /// The batches that wait: while any do, newcomers queue too, rather than take the
     /// millisecond the first in line waits for.
-    waiting: AtomicUsize,
+    batches: Tally,
     /// Held by the single ID whose turn it is, in the lane served first.
     single_turn: Mutex<()>,
-    /// How many single IDs wait: while any do, the batch whose turn it is takes nothing.
-    singles_waiting: AtomicUsize,
+    /// The single IDs that wait.
+    singles: Tally,
+    /// How long a batch lets single IDs go first, at most, before it takes its own.
+    patience: Duration,
 }
 
-/// Counts a request in the queue while it lives.
-struct Waiting<'a>(&'a AtomicUsize);
+impl Default for Queue {
+    fn default() -> Queue {
+        Queue {
+            turn: Mutex::default(),
+            batches: Tally::default(),
+            single_turn: Mutex::default(),
+            singles: Tally::default(),
+            patience: SPIN,
+        }
+    }
+}
 
-impl Drop for Waiting<'_> {
+/// Counts the requests that came to wait in a lane, and those that left it (served,
+/// failed or dropped): those waiting now are the difference.
+#[derive(Default)]
+struct Tally {
+    arrived: AtomicU64,
+    left: AtomicU64,
+}
+
+impl Tally {
+    /// Counts a request in until the guard drops.
+    fn arrive(&self) -> Leaves<'_> {
+        self.arrived.fetch_add(1, Ordering::AcqRel);
+        Leaves(&self.left)
+    }
+
+    /// How many wait now.
+    fn waiting(&self) -> u64 {
+        // `left` first: it never passes `arrived`, so the difference never wraps.
+        let left = self.left.load(Ordering::Acquire);
+        self.arrived.load(Ordering::Acquire) - left
+    }
+}
+
+/// Counts a request out of its lane when it drops.
+struct Leaves<'a>(&'a AtomicU64);
+
+impl Drop for Leaves<'_> {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
+        self.0.fetch_add(1, Ordering::AcqRel);
     }
 }
 
 impl Queue {
     /// How many batches wait.
     #[cfg(test)]
-    pub(crate) fn batches_waiting(&self) -> usize {
-        self.waiting.load(Ordering::Acquire)
+    pub(crate) fn batches_waiting(&self) -> u64 {
+        self.batches.waiting()
     }
 
     /// One ID through `take`, in the lane served first; as [`Queue::issue`] otherwise.
@@ -60,8 +99,9 @@ impl Queue {
     ) -> Result<T, Unavailable> {
         let lane = Lane {
             turn: &self.single_turn,
-            waiting: &self.singles_waiting,
+            tally: &self.singles,
             yields_to: None,
+            patience: self.patience,
         };
         lane.issue(take, check_wait, clock).await
     }
@@ -78,8 +118,9 @@ impl Queue {
     ) -> Result<T, Unavailable> {
         let lane = Lane {
             turn: &self.turn,
-            waiting: &self.waiting,
-            yields_to: Some(&self.singles_waiting),
+            tally: &self.batches,
+            yields_to: Some(&self.singles),
+            patience: self.patience,
         };
         lane.issue(take, check_wait, clock).await
     }
@@ -88,9 +129,11 @@ impl Queue {
 /// One of the queue's lanes.
 struct Lane<'a> {
     turn: &'a Mutex<()>,
-    waiting: &'a AtomicUsize,
-    /// The waiting count of the lane served first, if this is not it.
-    yields_to: Option<&'a AtomicUsize>,
+    tally: &'a Tally,
+    /// The lane served first, if this is not it.
+    yields_to: Option<&'a Tally>,
+    /// How long it lets that lane go first, at most.
+    patience: Duration,
 }
 
 impl Lane<'_> {
@@ -100,32 +143,35 @@ impl Lane<'_> {
         check_wait: impl Fn(u64, u64, Duration) -> Result<(), GenerateError>,
         clock: &impl Clock,
     ) -> Result<T, Unavailable> {
-        let first = |waiting: &AtomicUsize| waiting.load(Ordering::Acquire) == 0;
-        if first(self.waiting) && self.yields_to.is_none_or(first) {
+        let first = |tally: &Tally| tally.waiting() == 0;
+        if first(self.tally) && self.yields_to.is_none_or(first) {
             match take() {
                 Err(GenerateError::WouldWait { .. }) => {}
                 other => return Ok(other?),
             }
         }
-        self.waiting.fetch_add(1, Ordering::AcqRel);
-        let _waiting = Waiting(self.waiting);
+        let _leaves = self.tally.arrive();
         let _turn = self.turn.lock().await;
         // Timed from the first wait on the clock in this turn, not from the queue.
         let mut started = None;
         let mut spin = None;
-        // Since when this turn has let single IDs go first: at most `SPIN` in a row, so
-        // that a stream of them cannot hold a batch off for ever.
+        // Since when this turn lets single IDs go first, and how many had come by then:
+        // those go first, not those that come meanwhile (a stream of them would hold
+        // the batch off), and for at most its patience.
         let mut yielding = None;
         loop {
-            if let Some(singles) = self.yields_to
-                && !first(singles)
-                && yielding
-                    .get_or_insert_with(std::time::Instant::now)
-                    .elapsed()
-                    < SPIN
-            {
-                tokio::task::yield_now().await;
-                continue;
+            if let Some(singles) = self.yields_to {
+                let (since, arrived) = *yielding.get_or_insert_with(|| {
+                    (
+                        std::time::Instant::now(),
+                        singles.arrived.load(Ordering::Acquire),
+                    )
+                });
+                if singles.left.load(Ordering::Acquire) < arrived && since.elapsed() < self.patience
+                {
+                    tokio::task::yield_now().await;
+                    continue;
+                }
             }
             yielding = None;
             let until_ms = match take() {
@@ -152,5 +198,181 @@ impl Lane<'_> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize};
+
+    use super::*;
+
+    const T: u64 = 1_656_432_460_105;
+
+    /// A clock standing at `T`.
+    struct Still;
+
+    impl Clock for Still {
+        fn now_ms(&self) -> u64 {
+            T
+        }
+    }
+
+    /// A batch in `queue` whose millisecond is used up until `open`; counts the calls to
+    /// its `take` in `calls`.
+    fn batch(
+        queue: &Arc<Queue>,
+        open: &Arc<AtomicBool>,
+        calls: &Arc<AtomicUsize>,
+    ) -> tokio::task::JoinHandle<Result<(), Unavailable>> {
+        let (queue, open, calls) = (Arc::clone(queue), Arc::clone(open), Arc::clone(calls));
+        tokio::spawn(async move {
+            let take = || {
+                calls.fetch_add(1, Ordering::SeqCst);
+                if open.load(Ordering::SeqCst) {
+                    Ok(())
+                } else {
+                    Err(GenerateError::WouldWait { until_ms: T })
+                }
+            };
+            queue.issue(take, |_, _, _| Ok(()), &Still).await
+        })
+    }
+
+    /// Gives the batch's task (on this thread) its turns.
+    async fn turns() {
+        for _ in 0..50 {
+            tokio::task::yield_now().await;
+        }
+    }
+
+    fn patient() -> Arc<Queue> {
+        Arc::new(Queue {
+            patience: Duration::from_hours(1),
+            ..Queue::default()
+        })
+    }
+
+    /// A batch that finds a single ID waiting takes nothing until it has gone.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_batch_takes_nothing_while_a_single_id_waits() {
+        let queue = patient();
+        let (open, calls) = (Arc::default(), Arc::default());
+        let single = queue.singles.arrive();
+        let batch = batch(&queue, &open, &calls);
+        turns().await;
+        assert_eq!(queue.batches_waiting(), 1, "the batch waits in its turn");
+        open.store(true, Ordering::SeqCst);
+        turns().await;
+        assert_eq!(
+            calls.load(Ordering::SeqCst),
+            0,
+            "it took beside a single ID"
+        );
+        drop(single);
+        batch.await.unwrap().map_err(|e| e.0).unwrap();
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
+
+    /// A batch waits for the single IDs that were waiting when it began to let them go
+    /// first, not for those that came meanwhile: a stream of them cannot hold it off.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_batch_waits_only_for_the_single_ids_already_waiting() {
+        let queue = patient();
+        let (open, calls) = (Arc::new(AtomicBool::new(true)), Arc::default());
+        let first = queue.singles.arrive();
+        let batch = batch(&queue, &open, &calls);
+        turns().await;
+        let later = queue.singles.arrive();
+        turns().await;
+        assert_eq!(calls.load(Ordering::SeqCst), 0);
+        drop(first);
+        tokio::time::timeout(Duration::from_secs(10), batch)
+            .await
+            .expect("the batch waited for a single ID that came after it began")
+            .unwrap()
+            .map_err(|e| e.0)
+            .unwrap();
+        drop(later);
+    }
+
+    /// A single ID that never goes holds a batch off for its patience only.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_batch_waits_for_single_ids_for_a_while_only() {
+        let queue = Arc::new(Queue {
+            patience: Duration::from_millis(50),
+            ..Queue::default()
+        });
+        let (open, calls) = (Arc::new(AtomicBool::new(true)), Arc::default());
+        let _stuck = queue.singles.arrive();
+        let started = std::time::Instant::now();
+        let batch = batch(&queue, &open, &calls);
+        tokio::time::timeout(Duration::from_secs(10), batch)
+            .await
+            .expect("a single ID held the batch off for good")
+            .unwrap()
+            .map_err(|e| e.0)
+            .unwrap();
+        assert!(started.elapsed() >= Duration::from_millis(50));
+    }
+
+    /// A single ID goes ahead of a waiting batch's turn, and a single ID dropped while
+    /// it waits (its client gone) is counted out.
+    #[tokio::test(flavor = "current_thread")]
+    async fn single_ids_go_ahead_and_are_counted_out_when_dropped() {
+        let queue = patient();
+        let (open, calls) = (Arc::default(), Arc::default());
+        let batch = batch(&queue, &open, &calls);
+        turns().await;
+        // The millisecond is used up: the single ID waits in its lane, not the batches'.
+        let used_up = Arc::new(AtomicBool::new(true));
+        let single = {
+            let (queue, used_up) = (Arc::clone(&queue), Arc::clone(&used_up));
+            tokio::spawn(async move {
+                let take = || {
+                    if used_up.load(Ordering::SeqCst) {
+                        Err(GenerateError::WouldWait { until_ms: T })
+                    } else {
+                        Ok(7)
+                    }
+                };
+                queue.issue_one(take, |_, _, _| Ok(()), &Still).await
+            })
+        };
+        turns().await;
+        assert_eq!(queue.singles.waiting(), 1);
+        // The batch, which looked at the clock again and again, stops while it waits.
+        let looks = calls.load(Ordering::SeqCst);
+        turns().await;
+        assert_eq!(
+            calls.load(Ordering::SeqCst),
+            looks,
+            "it looked beside a single ID"
+        );
+        used_up.store(false, Ordering::SeqCst);
+        assert_eq!(single.await.unwrap().map_err(|e| e.0).unwrap(), 7);
+        assert_eq!(queue.singles.waiting(), 0);
+        // Dropped while it waits.
+        used_up.store(true, Ordering::SeqCst);
+        let dropped = {
+            let queue = Arc::clone(&queue);
+            tokio::spawn(async move {
+                queue
+                    .issue_one(
+                        || Err::<(), _>(GenerateError::WouldWait { until_ms: T }),
+                        |_, _, _| Ok(()),
+                        &Still,
+                    )
+                    .await
+            })
+        };
+        turns().await;
+        assert_eq!(queue.singles.waiting(), 1);
+        dropped.abort();
+        let _ = dropped.await;
+        assert_eq!(queue.singles.waiting(), 0);
+        open.store(true, Ordering::SeqCst);
+        batch.await.unwrap().map_err(|e| e.0).unwrap();
     }
 }
