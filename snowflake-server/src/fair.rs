@@ -8,7 +8,7 @@
 //! batch whose turn it is lets those waiting take their ID before it takes the rest. One
 //! ID costs a batch a 4,096th of a millisecond, where a turn behind the batches cost the
 //! one ID a millisecond for each batch queued before it. The batch lets go first only the
-//! single IDs waiting when it began to, and for 2 ms at most: a stream of them, each in
+//! single IDs waiting when it began to, and for 2 ms at a time: a stream of them, each in
 //! turn through their lane, would otherwise hold it off while most of each millisecond
 //! went to nobody.
 
@@ -342,9 +342,12 @@ mod tests {
         };
         turns().await;
         assert_eq!(queue.singles.waiting(), 1);
-        // The batch, which looked at the clock again and again, stops while it waits.
+        // The batch, which looked at the clock again and again, stops while the single
+        // ID waits, though its millisecond has come: over real time, in which a batch
+        // that did not stop would look (it spins, then sleeps a millisecond).
+        open.store(true, Ordering::SeqCst);
         let looks = calls.load(Ordering::SeqCst);
-        turns().await;
+        tokio::time::sleep(Duration::from_millis(10)).await;
         assert_eq!(
             calls.load(Ordering::SeqCst),
             looks,
@@ -372,7 +375,6 @@ mod tests {
         dropped.abort();
         let _ = dropped.await;
         assert_eq!(queue.singles.waiting(), 0);
-        open.store(true, Ordering::SeqCst);
         batch.await.unwrap().map_err(|e| e.0).unwrap();
     }
 }
