@@ -19,6 +19,7 @@
 //! stdout closed with `>&-`, `--help` and `--version` too. A reader that leaves early
 //! (`| head -1`) ends the command quietly, with status 0 (or 2 for bad IDs reported).
 
+mod blocks;
 mod closed;
 mod decode;
 mod input;

@@ -7,6 +7,8 @@ use std::io::{self, Write};
 use anstyle::{AnsiColor, Style};
 use snowflake_kit::{Segment, SegmentValue, Snowflake};
 
+use crate::blocks::{BUFFER, Blocks};
+
 /// Human or JSON.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Format {
@@ -28,10 +30,6 @@ pub(crate) enum Layout {
     /// For `sort`, `cut`, `awk`, and files of many IDs.
     Row,
 }
-
-/// Bytes gathered before a write(2): many IDs per call into a file or a pipe (and many of
-/// `decode`'s messages per call to stderr). 64 KiB is what a Linux pipe holds.
-pub(crate) const BUFFER: usize = 64 * 1024;
 
 /// Room for the record that takes the buffer past [`BUFFER`]: a card in colour is about
 /// 700 bytes.
@@ -60,17 +58,16 @@ pub(crate) fn wants_colour(terminal: bool) -> bool {
     colour
 }
 
-/// Where IDs go: a buffer in front of `W`, written out when full or when asked.
+/// Where IDs go: [`Blocks`] in front of `W`, spilled after each record.
 ///
-/// It is written out only between records, so every write ends with a whole line: stdout's
-/// own line buffer then passes it through in one piece, where a block cut mid-line would
-/// cost a second, small write for the line's tail.
+/// Every write ends with a whole line: stdout's own line buffer then passes it through in
+/// one piece, where a block cut mid-line would cost a second, small write for the line's
+/// tail.
 ///
 /// Colour is decided once: a plain [`Style`] writes nothing, so the text without colour
 /// never holds escape codes that would have to be stripped again, fragment by fragment.
 pub(crate) struct Out<W: Write> {
-    buf: Vec<u8>,
-    sink: W,
+    buf: Blocks<W>,
     format: Format,
     layout: Layout,
     colour: bool,
@@ -123,8 +120,7 @@ const SPACES: &str = "                                                  ";
 impl<W: Write> Out<W> {
     pub(crate) fn new(w: W, format: Format, colour: bool) -> Self {
         Out {
-            buf: Vec::with_capacity(BUFFER + SLACK),
-            sink: w,
+            buf: Blocks::new(w, BUFFER + SLACK),
             format,
             layout: Layout::Card,
             colour,
@@ -148,7 +144,7 @@ impl<W: Write> Out<W> {
             }
             Format::Json => self.json(id)?,
         }
-        self.spill()
+        self.buf.spill()
     }
 
     /// The ID's table (`compose`), or its JSON object.
@@ -159,7 +155,7 @@ impl<W: Write> Out<W> {
             self.head(id)?;
             self.segments(id)?;
         }
-        self.spill()
+        self.buf.spill()
     }
 
     /// The ID as `decode` shows it: its card with the `snowflake!` call that bakes it,
@@ -180,31 +176,12 @@ impl<W: Write> Out<W> {
                 self.segments(id)?;
             }
         }
-        self.spill()
+        self.buf.spill()
     }
 
     /// Writes out what the buffer holds.
     pub(crate) fn flush(&mut self) -> io::Result<()> {
-        self.write_out()?;
-        self.sink.flush()
-    }
-
-    /// Writes out the buffer once it holds a block's worth; called after each record.
-    fn spill(&mut self) -> io::Result<()> {
-        if self.buf.len() >= BUFFER {
-            self.write_out()?;
-        }
-        Ok(())
-    }
-
-    fn write_out(&mut self) -> io::Result<()> {
-        if !self.buf.is_empty() {
-            // Cleared even when the write fails: nothing is written twice.
-            let written = self.sink.write_all(&self.buf);
-            self.buf.clear();
-            written?;
-        }
-        Ok(())
+        self.buf.flush()
     }
 
     /// `{"id":"…","timestamp_ms":…,"time":"…","datacenter":…,"machine":…,"sequence":…,
@@ -326,14 +303,6 @@ impl<W: Write> Out<W> {
         let pad = (width + 2).saturating_sub(text.width());
         self.buf
             .write_all(&SPACES.as_bytes()[..pad.min(SPACES.len())])
-    }
-}
-
-/// Whatever is still buffered goes out, as `BufWriter` does; errors are for
-/// [`Out::flush`] to report.
-impl<W: Write> Drop for Out<W> {
-    fn drop(&mut self) {
-        let _ = self.write_out();
     }
 }
 
