@@ -132,6 +132,57 @@ fn rfc3339(ms: u64) -> Option<String> {
     snowflake_kit::Rfc3339::new(ms).map(|time| time.to_string())
 }
 
+/// What issues the IDs: a fixed identity's generator, or a lease's (which also counts its
+/// refusals).
+trait Source {
+    fn try_next_id_now(&self) -> Result<Snowflake, GenerateError>;
+    fn try_fill_now(&self, out: &mut [Snowflake]) -> Result<usize, GenerateError>;
+    fn check_wait(
+        &self,
+        from_ms: u64,
+        until_ms: u64,
+        waited: Duration,
+    ) -> Result<(), GenerateError>;
+}
+
+impl Source for Generator {
+    fn try_next_id_now(&self) -> Result<Snowflake, GenerateError> {
+        Generator::try_next_id_now(self)
+    }
+
+    fn try_fill_now(&self, out: &mut [Snowflake]) -> Result<usize, GenerateError> {
+        Generator::try_fill_now(self, out)
+    }
+
+    fn check_wait(
+        &self,
+        from_ms: u64,
+        until_ms: u64,
+        waited: Duration,
+    ) -> Result<(), GenerateError> {
+        Generator::check_wait(self, from_ms, until_ms, waited)
+    }
+}
+
+impl Source for LeasedGenerator {
+    fn try_next_id_now(&self) -> Result<Snowflake, GenerateError> {
+        LeasedGenerator::try_next_id_now(self)
+    }
+
+    fn try_fill_now(&self, out: &mut [Snowflake]) -> Result<usize, GenerateError> {
+        LeasedGenerator::try_fill_now(self, out)
+    }
+
+    fn check_wait(
+        &self,
+        from_ms: u64,
+        until_ms: u64,
+        waited: Duration,
+    ) -> Result<(), GenerateError> {
+        LeasedGenerator::check_wait(self, from_ms, until_ms, waited)
+    }
+}
+
 /// Fills `out` through `try_fill_now`, in `queue`'s turns.
 async fn fill(
     queue: &Queue,
@@ -157,32 +208,28 @@ async fn fill(
 }
 
 impl Issuer {
+    /// The generator that issues, if there is one now (shared by the tasks that wait on it).
+    fn source(&self) -> Result<&(dyn Source + Sync), Unavailable> {
+        match self {
+            Issuer::None => Err(Unavailable(NO_IDENTITY.to_owned())),
+            Issuer::Fixed(generator) => Ok(generator),
+            Issuer::Leased(lease) => Ok(lease.generator()?),
+        }
+    }
+
     /// One ID. Where the generator would wait for the clock (a used-up millisecond, a
     /// clock that stepped back), the task waits on a timer in `queue`: the worker thread
     /// goes on serving other requests.
     pub(crate) async fn next_id(&self, queue: &Queue) -> Result<Snowflake, Unavailable> {
-        match self {
-            Issuer::None => Err(Unavailable(NO_IDENTITY.to_owned())),
-            Issuer::Fixed(generator) => {
-                queue
-                    .issue_one(
-                        || generator.try_next_id_now(),
-                        |from, until, waited| generator.check_wait(from, until, waited),
-                        generator.clock(),
-                    )
-                    .await
-            }
-            Issuer::Leased(lease) => {
-                let generator = lease.generator()?;
-                queue
-                    .issue_one(
-                        || generator.try_next_id_now(),
-                        |from, until, waited| generator.check_wait(from, until, waited),
-                        generator.clock(),
-                    )
-                    .await
-            }
-        }
+        let source = self.source()?;
+        queue
+            .issue_one(
+                || source.try_next_id_now(),
+                |from, until, waited| source.check_wait(from, until, waited),
+                // Both generators stamp IDs with it.
+                &SystemClock,
+            )
+            .await
     }
 
     /// `out.len()` IDs, increasing; waits for the clock as `next_id` does, taking what
@@ -192,30 +239,15 @@ impl Issuer {
         queue: &Queue,
         out: &mut [Snowflake],
     ) -> Result<(), Unavailable> {
-        match self {
-            Issuer::None => Err(Unavailable(NO_IDENTITY.to_owned())),
-            Issuer::Fixed(generator) => {
-                fill(
-                    queue,
-                    out,
-                    |rest| generator.try_fill_now(rest),
-                    |from, until, waited| generator.check_wait(from, until, waited),
-                    generator.clock(),
-                )
-                .await
-            }
-            Issuer::Leased(lease) => {
-                let generator = lease.generator()?;
-                fill(
-                    queue,
-                    out,
-                    |rest| generator.try_fill_now(rest),
-                    |from, until, waited| generator.check_wait(from, until, waited),
-                    generator.clock(),
-                )
-                .await
-            }
-        }
+        let source = self.source()?;
+        fill(
+            queue,
+            out,
+            |rest| source.try_fill_now(rest),
+            |from, until, waited| source.check_wait(from, until, waited),
+            &SystemClock,
+        )
+        .await
     }
 
     /// Whether an ID could be issued now: an identity held, its ceiling ahead of the clock.
@@ -368,18 +400,34 @@ mod tests {
         (clock, generator)
     }
 
-    /// The next ID, waited for as `/v1/id` waits; `clock` is the generator's.
-    async fn next_id(
-        generator: &Generator<Arc<ManualClock>>,
-        clock: &ManualClock,
+    /// One ID through `queue`, waited for as `/v1/id` waits.
+    pub(super) async fn one<C: Clock>(
+        generator: &Generator<C>,
+        queue: &Queue,
     ) -> Result<Snowflake, Unavailable> {
-        Queue::default()
+        queue
             .issue_one(
                 || generator.try_next_id_now(),
                 |from, until, waited| generator.check_wait(from, until, waited),
-                clock,
+                generator.clock(),
             )
             .await
+    }
+
+    /// `out.len()` IDs through `queue`, waited for as `/v1/ids` waits.
+    pub(super) async fn batch<C: Clock>(
+        generator: &Generator<C>,
+        queue: &Queue,
+        out: &mut [Snowflake],
+    ) -> Result<(), Unavailable> {
+        fill(
+            queue,
+            out,
+            |rest| generator.try_fill_now(rest),
+            |from, until, waited| generator.check_wait(from, until, waited),
+            generator.clock(),
+        )
+        .await
     }
 
     /// On a single thread, the task that moves the clock runs only if the wait gives the
@@ -394,7 +442,7 @@ mod tests {
                 clock.0.store(T + 1, Ordering::SeqCst);
             })
         };
-        let id = next_id(&generator, &clock)
+        let id = one(&generator, &Queue::default())
             .await
             .map_err(|e| e.0)
             .expect("an ID once the clock moves");
@@ -404,9 +452,9 @@ mod tests {
 
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn a_clock_that_never_gets_there_is_a_stalled_clock() {
-        let (clock, generator) = used_up();
+        let (_, generator) = used_up();
         let started = tokio::time::Instant::now();
-        let Err(Unavailable(reason)) = next_id(&generator, &clock).await else {
+        let Err(Unavailable(reason)) = one(&generator, &Queue::default()).await else {
             panic!("an ID from a stopped clock");
         };
         // The tolerance and the millisecond expected, then the first check past them.
@@ -419,9 +467,9 @@ mod tests {
 
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn other_errors_pass_at_once() {
-        let (clock, generator) = used_up();
+        let (_, generator) = used_up();
         generator.halt();
-        let Err(Unavailable(reason)) = next_id(&generator, &clock).await else {
+        let Err(Unavailable(reason)) = one(&generator, &Queue::default()).await else {
             panic!("an ID from a halted generator");
         };
         assert_eq!(reason, "the identity's lease was lost; claiming it again");
@@ -433,6 +481,7 @@ mod fairness {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+    use super::tests::{batch, one};
     use super::*;
 
     const T: u64 = 1_656_432_460_105;
@@ -466,16 +515,10 @@ mod fairness {
                 tokio::spawn(async move {
                     let mut out = vec![Snowflake::MAX; 4096];
                     while !stop.load(Ordering::Relaxed) {
-                        fill(
-                            &queue,
-                            &mut out,
-                            |rest| generator.try_fill_now(rest),
-                            |from, until, waited| generator.check_wait(from, until, waited),
-                            generator.clock(),
-                        )
-                        .await
-                        .map_err(|e| e.0)
-                        .unwrap();
+                        batch(&generator, &queue, &mut out)
+                            .await
+                            .map_err(|e| e.0)
+                            .unwrap();
                         filled.fetch_add(1, Ordering::Relaxed);
                         // Back as the next millisecond begins, as fresh requests come.
                         tokio::time::sleep(Duration::from_millis(1)).await;
@@ -483,19 +526,6 @@ mod fairness {
                 })
             })
             .collect()
-    }
-
-    /// One ID, as `/v1/id` asks for it.
-    async fn one(generator: &Generator<PausedClock>, queue: &Queue) -> Snowflake {
-        queue
-            .issue_one(
-                || generator.try_next_id_now(),
-                |from, until, waited| generator.check_wait(from, until, waited),
-                generator.clock(),
-            )
-            .await
-            .map_err(|e| e.0)
-            .unwrap()
     }
 
     /// Twenty tasks each asking for a whole millisecond's 4,096 IDs, again and again, and
@@ -515,7 +545,7 @@ mod fairness {
         let mut waits = Vec::new();
         for _ in 0..20 {
             let started = tokio::time::Instant::now();
-            let id = one(&generator, &queue).await;
+            let id = one(&generator, &queue).await.map_err(|e| e.0).unwrap();
             waits.push(started.elapsed());
             assert_eq!(id.datacenter(), 1);
         }
@@ -547,15 +577,7 @@ mod fairness {
                 tokio::spawn(async move {
                     let mut count = 0_u64;
                     while !stop.load(Ordering::Relaxed) {
-                        queue
-                            .issue_one(
-                                || generator.try_next_id_now(),
-                                |from, until, waited| generator.check_wait(from, until, waited),
-                                generator.clock(),
-                            )
-                            .await
-                            .map_err(|e| e.0)
-                            .unwrap();
+                        one(&generator, &queue).await.map_err(|e| e.0).unwrap();
                         count += 1;
                     }
                     count
@@ -566,16 +588,10 @@ mod fairness {
         let started = std::time::Instant::now();
         let batches = async {
             for _ in 0..50 {
-                fill(
-                    &queue,
-                    &mut out,
-                    |rest| generator.try_fill_now(rest),
-                    |from, until, waited| generator.check_wait(from, until, waited),
-                    generator.clock(),
-                )
-                .await
-                .map_err(|e| e.0)
-                .unwrap();
+                batch(&generator, &queue, &mut out)
+                    .await
+                    .map_err(|e| e.0)
+                    .unwrap();
             }
         };
         let done = tokio::time::timeout(Duration::from_secs(20), batches).await;
