@@ -70,6 +70,17 @@ fn snowflake_bytes(args: &[&str], stdin: &[u8]) -> Output {
     out
 }
 
+/// `snowflake decode` reading IDs from a pipe, its messages on a pipe, its IDs on `stdout`.
+fn decode_on_pipes(stdout: Stdio) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_snowflake"))
+        .arg("decode")
+        .stdin(Stdio::piped())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs")
+}
+
 /// The exit status, stdout and stderr of a run, all three at once.
 fn assert_output(out: &Output, status: i32, stdout: &str, stderr: &str) {
     assert_eq!(
@@ -934,13 +945,7 @@ fn decode_answers_each_line_before_the_next_arrives() {
 
 #[test]
 fn decode_reports_a_bad_line_before_the_next_arrives() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_snowflake"))
-        .arg("decode")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
+    let mut child = decode_on_pipes(Stdio::null());
     let mut stdin = child.stdin.take().expect("piped");
     let mut stderr = BufReader::new(child.stderr.take().expect("piped"));
     let (messages, reported) = std::sync::mpsc::channel();
@@ -1261,13 +1266,7 @@ fn readme_examples_run(path: impl AsRef<Path>) -> usize {
 
 #[test]
 fn a_bad_id_still_counts_when_the_reader_leaves_early() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_snowflake"))
-        .arg("decode")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
+    let mut child = decode_on_pipes(Stdio::piped());
     // The reader is gone before anything is written, as with `| head -0`.
     drop(child.stdout.take());
     child
@@ -1448,13 +1447,7 @@ fn a_pipe_whose_reader_left_ends_quietly() {
 #[test]
 fn decode_into_head_1_ends_quietly() {
     let ids = ok(&["generate", "--dc", "3", "--machine", "4", "-n", "100000"]);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_snowflake"))
-        .arg("decode")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
+    let mut child = decode_on_pipes(Stdio::piped());
     let mut stdin = child.stdin.take().expect("piped");
     // It may stop reading before the end: a failed write here is expected.
     let writer = std::thread::spawn(move || stdin.write_all(ids.as_bytes()));
