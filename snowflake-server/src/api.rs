@@ -90,16 +90,60 @@ pub(crate) struct IdsAnswer {
 #[schema(pattern = "^[0-9]{1,19}$")]
 pub(crate) struct IdText(String);
 
+/// `ts` in `/v1/compose`'s query: Unix ms in the format's range, or blank (now), as the
+/// form's rules read it ([`compose_form`]).
+struct TsQuery;
+
+impl utoipa::PartialSchema for TsQuery {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        integer_or_blank(
+            snowflake_kit::TWITTER_EPOCH_MS,
+            snowflake_kit::MAX_TIMESTAMP_MS,
+        )
+    }
+}
+
+impl utoipa::ToSchema for TsQuery {}
+
+/// `seq` in `/v1/compose`'s query: a sequence number, or blank (0).
+struct SeqQuery;
+
+impl utoipa::PartialSchema for SeqQuery {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        integer_or_blank(0, snowflake_kit::MAX_SEQUENCE)
+    }
+}
+
+impl utoipa::ToSchema for SeqQuery {}
+
+/// An integer from `min` to `max`, or the empty text a form sends for a field left blank.
+fn integer_or_blank(min: u64, max: u64) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+    OneOfBuilder::new()
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .minimum(Some(min))
+                .maximum(Some(max)),
+        )
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .max_length(Some(0)),
+        )
+        .into()
+}
+
 /// Compose an ID from its four fields.
 #[utoipa::path(
     get,
     path = "/v1/compose",
     params(
-        ("ts" = Option<u64>, Query, minimum = 1288834974657_u64, maximum = 3487858026208_u64,
+        ("ts" = inline(Option<TsQuery>), Query,
             description = "Unix ms (or RFC 3339 text, such as 2022-06-28T16:07:40.105Z); blank or left out: now"),
         ("dc" = u8, Query, minimum = 0, maximum = 31, description = "datacenter id"),
         ("machine" = u8, Query, minimum = 0, maximum = 31, description = "machine id"),
-        ("seq" = Option<u16>, Query, minimum = 0, maximum = 4095, description = "sequence; left out: 0"),
+        ("seq" = inline(Option<SeqQuery>), Query, description = "sequence; blank or left out: 0"),
     ),
     responses(
         (status = 200, description = "the ID and its parts", body = IdJson),

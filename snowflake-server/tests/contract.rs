@@ -45,6 +45,30 @@ fn the_description_names_every_route() {
         (count["minimum"].as_u64(), count["maximum"].as_u64()),
         (Some(1), Some(4096))
     );
+    // `ts` and `seq` in compose: the format's range, or blank, as the form reads them.
+    let compose = &doc["paths"]["/v1/compose"]["get"]["parameters"];
+    for (i, key, min, max) in [
+        (
+            0,
+            "ts",
+            snowflake_kit::TWITTER_EPOCH_MS,
+            snowflake_kit::MAX_TIMESTAMP_MS,
+        ),
+        (3, "seq", 0, snowflake_kit::MAX_SEQUENCE),
+    ] {
+        let param = &compose[i];
+        assert_eq!(param["name"], key);
+        let [number, blank] = [&param["schema"]["oneOf"][0], &param["schema"]["oneOf"][1]];
+        assert_eq!(
+            (number["minimum"].as_u64(), number["maximum"].as_u64()),
+            (Some(min), Some(max)),
+            "{param}"
+        );
+        assert_eq!(
+            (blank["type"].as_str(), blank["maxLength"].as_u64()),
+            (Some("string"), Some(0))
+        );
+    }
     let body = &doc["components"]["schemas"]["Body"];
     assert!(body["properties"]["error"].is_object(), "{body}");
 }
