@@ -94,8 +94,9 @@ pub(crate) struct IdentityJson {
     /// `none`, `fixed` or `leased`.
     #[schema(value_type = String)]
     mode: &'static str,
-    /// How the identity was chosen: `fixed`, `datacenter` (any free machine of one) or
-    /// `any` (any free one of all 1,024).
+    /// How the identity was chosen, named as the flags and `Choice` name it: `fixed`,
+    /// `datacenter` (any free machine of one, `--dc N --auto`) or `auto` (any free one of
+    /// all 1,024, `--auto`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>)]
     choice: Option<&'static str>,
@@ -124,7 +125,7 @@ pub(crate) fn choice_name(choice: Choice) -> &'static str {
     match choice {
         Choice::Fixed(_) => "fixed",
         Choice::Datacenter(_) => "datacenter",
-        Choice::Auto => "any",
+        Choice::Auto => "auto",
     }
 }
 
@@ -377,6 +378,7 @@ mod tests {
     use std::sync::atomic::{AtomicU64, Ordering};
 
     use super::*;
+    use snowflake_kit::fence::Fence;
 
     /// 2022-06-28T16:07:40.105Z.
     const T: u64 = 1_656_432_460_105;

@@ -23,6 +23,8 @@ fn four_auto_servers_hold_four_identities_and_never_repeat_an_id() {
             let identity = server.get("/v1/identity").json();
             assert_eq!(identity["mode"], "leased");
             assert_eq!(identity["state"], "holding");
+            // Named as `--auto` and `Choice::Auto` name it.
+            assert_eq!(identity["choice"], "auto");
             (
                 identity["datacenter"].as_u64().unwrap(),
                 identity["machine"].as_u64().unwrap(),
