@@ -547,7 +547,7 @@ const DECODE_ERRORS: &[Case] = &[
     (
         &["decode", "9223372036854775808"],
         "",
-        "error: argument 1: invalid ID \"9223372036854775808\": 9223372036854775808 has the sign bit set: a snowflake id is at most 9223372036854775807",
+        "error: argument 1: invalid ID \"9223372036854775808\": number too large: a snowflake id is at most 9223372036854775807",
     ),
     (
         &["decode", "18446744073709551616"],

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use snowflake_runtime::fence::Fence;
 use snowflake_runtime::{Clock, GenerateError, Generator, Snowflake, SystemClock};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;

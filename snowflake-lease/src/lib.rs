@@ -86,8 +86,7 @@ pub use crate::options::{Choice, LeaseOptions, OnLoss};
 pub use crate::status::{Loss, State, Status};
 pub use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError};
 
-// The repository README's examples, every one as written there: this crate's tests have
-// every crate they show (`snowflake-kit` as a dev-dependency, and this one).
+// This crate's README's examples, every one as written there.
 #[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
+#[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

@@ -1,9 +1,11 @@
 //! An ID as a database stores it: a non-negative `i64` (a BIGINT), and the bounds of a
 //! time range, since IDs sort by time.
 
+use core::ops::{Range, RangeInclusive};
+
 use crate::{
-    ComposeError, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, ParseSnowflakeError, Snowflake,
-    compose,
+    ComposeError, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, OutOfRangeError,
+    Snowflake, TWITTER_EPOCH_MS, compose,
 };
 
 impl Snowflake {
@@ -11,6 +13,11 @@ impl Snowflake {
     /// With [`last_at`](Self::last_at), the bounds of a time range in a query such as
     /// `WHERE id BETWEEN $1 AND $2`: every ID issued from `t0` to `t1` inclusive, and no
     /// other, lies in `first_at(t0)..=last_at(t1)`.
+    ///
+    /// Both ends are whole milliseconds, and both are included: `last_at(t1)` covers the
+    /// millisecond `t1` only, so a `to` of `23:59:59Z` leaves out the last 999 ms of that
+    /// second. For a range of times that may lie outside the format's span, or that ends
+    /// before `to`, [`issued_in`](Self::issued_in) takes a half-open range and clamps it.
     ///
     /// ```
     /// use snowflake_kit::{compose, ComposeError, Snowflake};
@@ -55,7 +62,78 @@ impl Snowflake {
     /// [`ComposeError::TimestampBeforeEpoch`] or [`ComposeError::TimestampAfterMax`] when
     /// no ID can carry that time.
     pub const fn last_at(unix_ms: u64) -> Result<Snowflake, ComposeError> {
-        compose(unix_ms, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE)
+        compose(
+            unix_ms,
+            MAX_DATACENTER as u64,
+            MAX_MACHINE as u64,
+            MAX_SEQUENCE as u64,
+        )
+    }
+
+    /// The IDs issued in the half-open range of Unix ms `times` (`start..end`: `start`
+    /// included, `end` not), clamped to the format's span: every such ID, and no other,
+    /// lies in the range returned, whose two ends bind to `WHERE id BETWEEN $1 AND $2`.
+    /// Times before the epoch or after 2080 are no error: no ID carries them. When no ID
+    /// can lie in `times`, the range is empty (`start() > end()`, which `BETWEEN` also
+    /// takes as empty).
+    ///
+    /// ```
+    /// use snowflake_kit::{parse_rfc3339, Snowflake};
+    ///
+    /// // "Since 2000, up to the start of 2023": the first end is before the epoch.
+    /// let ids = Snowflake::issued_in(parse_rfc3339("2000-01-01T00:00:00Z")?..parse_rfc3339("2023-01-01T00:00:00Z")?);
+    /// assert_eq!(*ids.start(), Snowflake::MIN);
+    /// assert_eq!(ids.end().rfc3339().to_string(), "2022-12-31T23:59:59.999Z");
+    ///
+    /// let tweet: Snowflake = "1541815603606036480".parse()?;
+    /// assert!(ids.contains(&tweet));
+    /// assert!(!Snowflake::issued_in(0..tweet.timestamp_ms()).contains(&tweet));
+    /// assert!(Snowflake::issued_in(tweet.timestamp_ms()..tweet.timestamp_ms() + 1).contains(&tweet));
+    ///
+    /// // Nothing: an empty range of times, or one wholly before the epoch.
+    /// assert!(Snowflake::issued_in(5..5).is_empty());
+    /// assert!(Snowflake::issued_in(0..1_000).is_empty());
+    /// assert_eq!(Snowflake::issued_in(0..u64::MAX), Snowflake::MIN..=Snowflake::MAX);
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
+    pub const fn issued_in(times: Range<u64>) -> RangeInclusive<Snowflake> {
+        // Clamp to the span, `end` exclusive: `TWITTER_EPOCH_MS..=MAX_TIMESTAMP_MS + 1`.
+        let start = clamp(times.start);
+        let end = clamp(times.end);
+        if start >= end {
+            return RangeInclusive::new(Snowflake::MAX, Snowflake::MIN);
+        }
+        match (Snowflake::first_at(start), Snowflake::last_at(end - 1)) {
+            (Ok(first), Ok(last)) => RangeInclusive::new(first, last),
+            // Both are in the span, clamped just above.
+            _ => unreachable!(),
+        }
+    }
+
+    /// The ID whose `i64` (a BIGINT column's value) this is: every `i64` in
+    /// `0..=i64::MAX` is one. The `const` form of reading a BIGINT; the inverse of
+    /// [`as_i64`](Self::as_i64).
+    ///
+    /// ```
+    /// use snowflake_kit::Snowflake;
+    ///
+    /// assert_eq!(Snowflake::try_from_i64(4_194_439_168)?.as_u64(), 4_194_439_168);
+    /// assert_eq!(Snowflake::try_from_i64(i64::MAX)?, Snowflake::MAX);
+    /// let err = Snowflake::try_from_i64(-5).unwrap_err();
+    /// assert_eq!(err.value(), -5);
+    /// assert_eq!(err.to_string(), "-5 is out of range: a snowflake id is in 0..=9223372036854775807");
+    /// # Ok::<(), snowflake_kit::OutOfRangeError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`OutOfRangeError`], naming the value, when it is negative.
+    pub const fn try_from_i64(value: i64) -> Result<Snowflake, OutOfRangeError> {
+        if value < 0 {
+            Err(OutOfRangeError::new(value as i128))
+        } else {
+            Ok(Snowflake::from_valid(value.cast_unsigned()))
+        }
     }
 
     /// The ID as an `i64`, never negative: the value of a BIGINT column. Same as
@@ -75,26 +153,13 @@ impl Snowflake {
     }
 }
 
-/// Fails with [`ParseSnowflakeError::Negative`], which names the value, when it is
-/// negative: every `i64` in `0..=i64::MAX` is an ID.
-///
-/// ```
-/// use snowflake_kit::{ParseSnowflakeError, Snowflake};
-///
-/// assert_eq!(Snowflake::try_from(4_194_439_168_i64)?.as_u64(), 4_194_439_168);
-/// let err = Snowflake::try_from(-5_i64).unwrap_err();
-/// assert_eq!(err, ParseSnowflakeError::Negative(-5));
-/// assert_eq!(err.to_string(), "-5 is negative: a snowflake id is a BIGINT in 0..=9223372036854775807");
-/// # Ok::<(), ParseSnowflakeError>(())
-/// ```
-impl TryFrom<i64> for Snowflake {
-    type Error = ParseSnowflakeError;
-
-    fn try_from(value: i64) -> Result<Self, Self::Error> {
-        if value < 0 {
-            Err(ParseSnowflakeError::Negative(value))
-        } else {
-            Ok(Snowflake::from_valid(value.cast_unsigned()))
-        }
+/// `ms` within `TWITTER_EPOCH_MS..=MAX_TIMESTAMP_MS + 1`, the span as a half-open range.
+const fn clamp(ms: u64) -> u64 {
+    if ms < TWITTER_EPOCH_MS {
+        TWITTER_EPOCH_MS
+    } else if ms > MAX_TIMESTAMP_MS + 1 {
+        MAX_TIMESTAMP_MS + 1
+    } else {
+        ms
     }
 }

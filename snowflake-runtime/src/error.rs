@@ -71,10 +71,14 @@ impl fmt::Display for ComposeError {
                 );
             }
             ComposeError::DatacenterOutOfRange(v) => {
-                ("datacenter", v, MAX_DATACENTER, DATACENTER_BITS)
+                ("datacenter", v, u64::from(MAX_DATACENTER), DATACENTER_BITS)
             }
-            ComposeError::MachineOutOfRange(v) => ("machine", v, MAX_MACHINE, MACHINE_BITS),
-            ComposeError::SequenceOutOfRange(v) => ("sequence", v, MAX_SEQUENCE, SEQUENCE_BITS),
+            ComposeError::MachineOutOfRange(v) => {
+                ("machine", v, u64::from(MAX_MACHINE), MACHINE_BITS)
+            }
+            ComposeError::SequenceOutOfRange(v) => {
+                ("sequence", v, u64::from(MAX_SEQUENCE), SEQUENCE_BITS)
+            }
         };
         write!(f, "{field} {value} is out of range 0..={max} ({bits} bits)")
     }
@@ -82,10 +86,10 @@ impl fmt::Display for ComposeError {
 
 impl core::error::Error for ComposeError {}
 
-/// Why a text is not a whole number of decimal digits: [`parse_decimal`](crate::parse_decimal).
+/// Why a text is not a whole number of decimal digits: [`parse_decimal`](crate::input::parse_decimal).
 ///
 /// ```
-/// use snowflake_kit::{parse_decimal, NumberError};
+/// use snowflake_kit::input::{parse_decimal, NumberError};
 ///
 /// assert_eq!(parse_decimal("-3").unwrap_err().to_string(), "negative");
 /// assert_eq!(NumberError::NotDigits.to_string(), "not a whole number of decimal digits");
@@ -258,7 +262,7 @@ impl fmt::Display for WithInput<'_> {
     }
 }
 
-/// Why a text, a `u64` or an `i64` is not a [`Snowflake`](crate::Snowflake).
+/// Why a text is not a [`Snowflake`](crate::Snowflake): its `FromStr`.
 ///
 /// ```
 /// use snowflake_kit::{ParseSnowflakeError, Snowflake};
@@ -267,6 +271,10 @@ impl fmt::Display for WithInput<'_> {
 /// assert_eq!(
 ///     "0x1F".parse::<Snowflake>().unwrap_err().to_string(),
 ///     "invalid character `x` at byte 1: a snowflake id is decimal digits only",
+/// );
+/// assert_eq!(
+///     "9223372036854775808".parse::<Snowflake>(),
+///     Err(ParseSnowflakeError::TooLarge),
 /// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -281,12 +289,9 @@ pub enum ParseSnowflakeError {
         /// Its byte offset in the text.
         position: usize,
     },
-    /// The number does not fit in 64 bits.
+    /// The number is larger than the largest ID, [`Snowflake::MAX`](crate::Snowflake::MAX)
+    /// (`i64::MAX`): its sign bit would be set, or it does not fit in 64 bits at all.
     TooLarge,
-    /// The number fits in 64 bits, but its sign bit, which every ID keeps clear, is set.
-    SignBitSet(u64),
-    /// The `i64` (a database's BIGINT) is negative: every ID is in `0..=i64::MAX`.
-    Negative(i64),
 }
 
 impl fmt::Display for ParseSnowflakeError {
@@ -310,21 +315,64 @@ impl fmt::Display for ParseSnowflakeError {
                     i64::MAX
                 )
             }
-            ParseSnowflakeError::SignBitSet(v) => write!(
-                f,
-                "{v} has the sign bit set: a snowflake id is at most {}",
-                i64::MAX
-            ),
-            ParseSnowflakeError::Negative(v) => write!(
-                f,
-                "{v} is negative: a snowflake id is a BIGINT in 0..={}",
-                i64::MAX
-            ),
         }
     }
 }
 
 impl core::error::Error for ParseSnowflakeError {}
+
+/// A number that is no ID: outside `0..=i64::MAX`, so that its sign bit would be set.
+/// Returned by `Snowflake::try_from(u64)` and [`Snowflake::try_from_i64`](crate::Snowflake::try_from_i64)
+/// (a database's BIGINT); the message names the value.
+///
+/// ```
+/// use snowflake_kit::Snowflake;
+///
+/// let err = Snowflake::try_from(1_u64 << 63).unwrap_err();
+/// assert_eq!(err.value(), 1_i128 << 63);
+/// assert_eq!(
+///     err.to_string(),
+///     "9223372036854775808 is out of range: a snowflake id is in 0..=9223372036854775807",
+/// );
+/// assert_eq!(
+///     Snowflake::try_from_i64(-5).unwrap_err().to_string(),
+///     "-5 is out of range: a snowflake id is in 0..=9223372036854775807",
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OutOfRangeError {
+    // Wide enough for every `u64` and every `i64`, so the message quotes what was given.
+    value: i128,
+}
+
+impl OutOfRangeError {
+    pub(crate) const fn new(value: i128) -> OutOfRangeError {
+        OutOfRangeError { value }
+    }
+
+    /// The number that was refused, as given.
+    ///
+    /// ```
+    /// let err = snowflake_kit::Snowflake::try_from_i64(-1).unwrap_err();
+    /// assert_eq!(err.value(), -1);
+    /// ```
+    pub const fn value(&self) -> i128 {
+        self.value
+    }
+}
+
+impl fmt::Display for OutOfRangeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} is out of range: a snowflake id is in 0..={}",
+            self.value,
+            i64::MAX
+        )
+    }
+}
+
+impl core::error::Error for OutOfRangeError {}
 
 /// Why a [`Generator`](crate::Generator) could not issue an ID.
 ///
@@ -365,14 +413,14 @@ pub enum GenerateError {
         waited_ms: u64,
     },
     /// The next ID would carry a time past the generator's
-    /// [ceiling](crate::Generator::set_ceiling).
+    /// [ceiling](crate::fence::Fence::set_ceiling).
     AboveCeiling {
         /// The time the next ID would carry, Unix ms.
         timestamp_ms: u64,
         /// The ceiling, Unix ms.
         ceiling_ms: u64,
     },
-    /// The generator is [halted](crate::Generator::halt).
+    /// The generator is [halted](crate::fence::Fence::halt).
     Halted,
     /// No ID can be issued before the clock reads `until_ms`: the current millisecond's
     /// 4,096 are used up, or the clock stepped back (within the tolerance) behind the

@@ -3,10 +3,10 @@
 
 use core::fmt;
 
+use crate::error::NumberError;
 use crate::{
     ComposeError, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS,
-    MAX_TIMESTAMP_RFC3339, NumberError, ParseFieldError, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339,
-    parse_rfc3339,
+    MAX_TIMESTAMP_RFC3339, ParseFieldError, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339, parse_rfc3339,
 };
 
 /// One of the four fields of an ID, to check a value on its own: a form or a command line
@@ -121,7 +121,8 @@ impl Field {
     /// command's flags and the server's fields all read their text here.
     ///
     /// ```
-    /// use snowflake_kit::{ComposeError, Field, NumberError, ParseFieldError};
+    /// use snowflake_kit::input::NumberError;
+    /// use snowflake_kit::{ComposeError, Field, ParseFieldError};
     ///
     /// assert_eq!(Field::Datacenter.parse("31"), Ok(31));
     /// assert_eq!(Field::Timestamp.parse("2022-06-28T16:07:40.105Z"), Ok(1_656_432_460_105));
@@ -177,9 +178,9 @@ impl Field {
     pub const fn max(self) -> u64 {
         match self {
             Field::Timestamp => MAX_TIMESTAMP_MS,
-            Field::Datacenter => MAX_DATACENTER,
-            Field::Machine => MAX_MACHINE,
-            Field::Sequence => MAX_SEQUENCE,
+            Field::Datacenter => MAX_DATACENTER as u64,
+            Field::Machine => MAX_MACHINE as u64,
+            Field::Sequence => MAX_SEQUENCE as u64,
         }
     }
 
@@ -235,7 +236,7 @@ impl fmt::Display for Expected {
 /// field's text is read by [`Field::parse`].
 ///
 /// ```
-/// use snowflake_kit::{parse_decimal, NumberError};
+/// use snowflake_kit::input::{parse_decimal, NumberError};
 ///
 /// assert_eq!(parse_decimal("4096"), Ok(4096));
 /// assert_eq!(parse_decimal(""), Err(NumberError::Empty));

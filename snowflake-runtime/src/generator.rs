@@ -9,6 +9,7 @@ use std::time::Instant;
 #[cfg(loom)]
 use loom::sync::atomic::{AtomicU64, Ordering};
 
+use crate::fence::Fence;
 use crate::{
     Clock, ComposeError, GenerateError, Identity, MAX_SEQUENCE, MAX_TIMESTAMP_MS, SEQUENCE_BITS,
     Snowflake, SystemClock, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS,
@@ -71,6 +72,9 @@ pub struct Generator<C: Clock = SystemClock> {
 }
 
 const DEFAULT_TOLERANCE_MS: u64 = 1000;
+
+/// The sequence's bits of `next`, as the `u64` that the hot path masks with.
+const SEQUENCE_MASK: u64 = MAX_SEQUENCE as u64;
 
 /// The bit of `next` that halts the generator. `next` itself never reaches it:
 /// 41 bits of timestamp and 12 of sequence.
@@ -247,128 +251,6 @@ impl<C: Clock> Generator<C> {
     /// ```
     pub const fn machine(&self) -> u8 {
         self.identity.machine()
-    }
-
-    /// Sets the last Unix ms the generator may stamp an ID with, or none. Past
-    /// it, calls return [`GenerateError::AboveCeiling`] at once, without waiting.
-    /// A holder of a leased identity raises it as it reserves time ahead
-    /// (`snowflake-lease`); the check costs one acquire load (a plain load on x86) beside the clock reading.
-    ///
-    /// A call that read the ceiling before a concurrent `set_ceiling` lowered it
-    /// may still issue up to the old ceiling; [`halt`](Generator::halt) stops at once.
-    ///
-    /// ```
-    /// use snowflake_kit::{GenerateError, Generator};
-    ///
-    /// let generator = Generator::new(1, 1)?;
-    /// generator.set_ceiling(Some(1_288_834_975_657)); // long past
-    /// assert!(matches!(generator.try_next_id(), Err(GenerateError::AboveCeiling { .. })));
-    /// generator.set_ceiling(None);
-    /// assert!(generator.try_next_id().is_ok());
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
-    /// ```
-    pub fn set_ceiling(&self, timestamp_ms: Option<u64>) {
-        // Release: a call that sees a later `resume` sees this ceiling too.
-        self.ceiling
-            .store(timestamp_ms.unwrap_or(u64::MAX), Ordering::Release);
-    }
-
-    /// The last Unix ms the generator may stamp an ID with, if there is a ceiling.
-    ///
-    /// ```
-    /// let generator = snowflake_kit::Generator::new(1, 1)?;
-    /// assert_eq!(generator.ceiling(), None);
-    /// generator.set_ceiling(Some(1_700_000_000_000));
-    /// assert_eq!(generator.ceiling(), Some(1_700_000_000_000));
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
-    /// ```
-    pub fn ceiling(&self) -> Option<u64> {
-        match self.ceiling.load(Ordering::Acquire) {
-            u64::MAX => None,
-            ms => Some(ms),
-        }
-    }
-
-    /// Issues nothing at or below `timestamp_ms` from now on: the next ID is in a
-    /// later millisecond, waited for within the tolerance if the clock is behind
-    /// it. A leased holder raises it to the high-water mark it read, so that a clock
-    /// stepping back cannot reach into milliseconds an earlier holder used.
-    /// Never lowers what was issued; keeps a [halt](Generator::halt).
-    ///
-    /// ```
-    /// let generator = snowflake_kit::Generator::new(1, 1)?;
-    /// let now = generator.next_id().timestamp_ms();
-    /// generator.raise_floor(now);
-    /// assert!(generator.next_id().timestamp_ms() > now);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
-    /// ```
-    pub fn raise_floor(&self, timestamp_ms: u64) {
-        let floor = (timestamp_ms
-            .saturating_add(1)
-            .saturating_sub(TWITTER_EPOCH_MS))
-        .min(MAX_TIMESTAMP_MS - TWITTER_EPOCH_MS + 1)
-            << SEQUENCE_BITS;
-        let mut current = self.next.load(Ordering::Relaxed);
-        loop {
-            let raised = (current & HALTED) | (current & !HALTED).max(floor);
-            if raised == current {
-                return;
-            }
-            match self.next.compare_exchange_weak(
-                current,
-                raised,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            ) {
-                Ok(_) => return,
-                Err(actual) => current = actual,
-            }
-        }
-    }
-
-    /// Stops issuing: every call returns [`GenerateError::Halted`] until
-    /// [`resume`](Generator::resume). No ID is issued after `halt` returns, from
-    /// any thread: the halt is a bit of the one atomic every ID is reserved from.
-    ///
-    /// ```
-    /// use snowflake_kit::{GenerateError, Generator};
-    ///
-    /// let generator = Generator::new(1, 1)?;
-    /// let before = generator.next_id();
-    /// generator.halt();
-    /// assert!(generator.is_halted());
-    /// assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
-    /// generator.resume();
-    /// assert!(generator.next_id() > before);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
-    /// ```
-    pub fn halt(&self) {
-        self.next.fetch_or(HALTED, Ordering::Relaxed);
-    }
-
-    /// Issues again after [`halt`](Generator::halt), never below what was issued before.
-    ///
-    /// ```
-    /// let generator = snowflake_kit::Generator::new(1, 1)?;
-    /// generator.halt();
-    /// generator.resume();
-    /// assert!(!generator.is_halted());
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
-    /// ```
-    pub fn resume(&self) {
-        // Release: whoever sees the generator running again sees the ceiling and floor
-        // set before this (the memory model says so, not the network's delay).
-        self.next.fetch_and(!HALTED, Ordering::AcqRel);
-    }
-
-    /// Whether the generator is [halted](Generator::halt).
-    ///
-    /// ```
-    /// assert!(!snowflake_kit::Generator::new(1, 1)?.is_halted());
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
-    /// ```
-    pub fn is_halted(&self) -> bool {
-        self.next.load(Ordering::Relaxed) & HALTED != 0
     }
 
     /// The next ID, or why there is none. Spins for at most the rest of the
@@ -557,7 +439,7 @@ impl<C: Clock> Generator<C> {
     fn id(&self, next: u64) -> Snowflake {
         let timestamp = next >> SEQUENCE_BITS;
         Snowflake::from_valid(
-            (timestamp << TIMESTAMP_SHIFT) | self.identity_bits | (next & MAX_SEQUENCE),
+            (timestamp << TIMESTAMP_SHIFT) | self.identity_bits | (next & SEQUENCE_MASK),
         )
     }
 
@@ -591,7 +473,7 @@ impl<C: Clock> Generator<C> {
             // Never below what was issued, never below the clock.
             let candidate = current.max(now << SEQUENCE_BITS);
             let timestamp = candidate >> SEQUENCE_BITS;
-            let sequence = candidate & MAX_SEQUENCE;
+            let sequence = candidate & SEQUENCE_MASK;
             if timestamp + TWITTER_EPOCH_MS > ceiling_ms {
                 return Err(GenerateError::AboveCeiling {
                     timestamp_ms: timestamp + TWITTER_EPOCH_MS,
@@ -631,7 +513,7 @@ impl<C: Clock> Generator<C> {
                 }
                 // Recovering from a step back: the last millisecond still has IDs.
             }
-            let count = wanted.min(MAX_SEQUENCE + 1 - sequence);
+            let count = wanted.min(SEQUENCE_MASK + 1 - sequence);
             // Relaxed on success: uniqueness and order come from this one atomic's
             // modification order, and an ID carries no other memory with it. Acquire on
             // failure: the value seen may be a `resume`, which brings its ceiling.
@@ -681,6 +563,9 @@ impl<C: Clock> Generator<C> {
     ///
     /// [`GenerateError::ClockStalled`], or the clock's own errors (before the epoch,
     /// after 2080).
+    // Hidden: the rule for a caller with a timer queue of its own (snowflake-server's);
+    // an application waits through `next_id_async`, which asks it.
+    #[doc(hidden)]
     pub fn check_wait(
         &self,
         from_ms: u64,
@@ -728,6 +613,60 @@ impl<C: Clock> Generator<C> {
             self.judge_wait(now, from_ms, until_ms, started.elapsed())?;
         }
         Ok(now)
+    }
+}
+
+// The fence's hooks, documented on the trait: what a lease holder sets on its generator.
+impl<C: Clock> Fence for Generator<C> {
+    fn set_ceiling(&self, timestamp_ms: Option<u64>) {
+        // Release: a call that sees a later `resume` sees this ceiling too.
+        self.ceiling
+            .store(timestamp_ms.unwrap_or(u64::MAX), Ordering::Release);
+    }
+
+    fn ceiling(&self) -> Option<u64> {
+        match self.ceiling.load(Ordering::Acquire) {
+            u64::MAX => None,
+            ms => Some(ms),
+        }
+    }
+
+    fn raise_floor(&self, timestamp_ms: u64) {
+        let floor = (timestamp_ms
+            .saturating_add(1)
+            .saturating_sub(TWITTER_EPOCH_MS))
+        .min(MAX_TIMESTAMP_MS - TWITTER_EPOCH_MS + 1)
+            << SEQUENCE_BITS;
+        let mut current = self.next.load(Ordering::Relaxed);
+        loop {
+            let raised = (current & HALTED) | (current & !HALTED).max(floor);
+            if raised == current {
+                return;
+            }
+            match self.next.compare_exchange_weak(
+                current,
+                raised,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return,
+                Err(actual) => current = actual,
+            }
+        }
+    }
+
+    fn halt(&self) {
+        self.next.fetch_or(HALTED, Ordering::Relaxed);
+    }
+
+    fn resume(&self) {
+        // Release: whoever sees the generator running again sees the ceiling and floor
+        // set before this (the memory model says so, not the network's delay).
+        self.next.fetch_and(!HALTED, Ordering::AcqRel);
+    }
+
+    fn is_halted(&self) -> bool {
+        self.next.load(Ordering::Relaxed) & HALTED != 0
     }
 }
 

@@ -40,19 +40,13 @@
 //!
 //! # Features
 //!
-//! - `std` (default): [`Generator`], [`SystemClock`] and [`Snowflake::system_time`].
-//!   Without it the crate is `no_std` and allocation-free.
-//! - `serde`: `Serialize`/`Deserialize` for [`Snowflake`] and the [`as_string`] helper.
-//! - `sqlx-postgres`, `sqlx-sqlite`: sqlx's `Type`, `Encode` and `Decode` for [`Snowflake`]
-//!   as a BIGINT (INTEGER in `SQLite`), and `PgHasArrayType`, so that `Vec<Snowflake>` binds
-//!   as BIGINT\[\].
-//! - `postgres`: `ToSql` and `FromSql` of `postgres-types` (for `tokio-postgres` and
-//!   `postgres`), as INT8.
-//! - `diesel`: diesel's `ToSql`/`FromSql` for `BigInt` on `PostgreSQL` and `MySQL`, with
-//!   `AsExpression` and `Queryable`, so that [`Snowflake`] is the Rust type of a `BigInt`
-//!   column; `diesel-sqlite` adds `SQLite`, whose driver it links.
+//! `std` (default): [`Generator`], [`SystemClock`] and [`Snowflake::system_time`]; without
+//! it the crate is `no_std` and allocation-free. `serde` (with [`as_string`]), and the
+//! database features `sqlx-postgres`, `sqlx-sqlite`, `postgres`, `diesel` and
+//! `diesel-sqlite`, which imply `std`, are those of `snowflake-kit`, described in
+//! [its README's table](https://github.com/snowflake-kit/snowflake-kit#features).
 //!
-//! The database features imply `std`. A negative BIGINT read as a [`Snowflake`] is an
+//! A negative BIGINT read as a [`Snowflake`] is an
 //! error naming the value ([`ParseSnowflakeError::Negative`]), and
 //! [`Snowflake::first_at`]/[`Snowflake::last_at`] bound a time range:
 //! `WHERE id BETWEEN first_at(t0) AND last_at(t1)`.
@@ -68,10 +62,13 @@ mod bounds;
 #[cfg(feature = "std")]
 mod clock;
 mod error;
+#[cfg(feature = "std")]
+pub mod fence;
 mod field;
 #[cfg(feature = "std")]
 mod generator;
 mod identity;
+pub mod input;
 mod rfc3339;
 mod segment;
 #[cfg(feature = "serde")]
@@ -84,14 +81,16 @@ mod snowflake;
     feature = "diesel"
 ))]
 mod sql;
+#[cfg(feature = "tokio")]
+mod wait;
 
 pub use crate::baked::BakedSnowflake;
 #[cfg(feature = "std")]
 pub use crate::clock::{Clock, SystemClock};
 pub use crate::error::{
-    ComposeError, GenerateError, NumberError, ParseFieldError, ParseSnowflakeError, WithInput,
+    ComposeError, GenerateError, OutOfRangeError, ParseFieldError, ParseSnowflakeError,
 };
-pub use crate::field::{Expected, Field, parse_decimal};
+pub use crate::field::Field;
 #[cfg(feature = "std")]
 pub use crate::generator::Generator;
 pub use crate::identity::Identity;
@@ -99,7 +98,7 @@ pub use crate::rfc3339::{DateField, Rfc3339, Rfc3339Error, parse_rfc3339};
 pub use crate::segment::{Segment, SegmentValue};
 #[cfg(feature = "serde")]
 pub use crate::serde_impl::as_string;
-pub use crate::snowflake::{Parts, SegmentedBinary, Snowflake, compose, decompose};
+pub use crate::snowflake::{Parts, SegmentedBinary, Snowflake, compose};
 
 /// Unix time in milliseconds of the Twitter epoch, 2010-11-04T01:42:54.657Z: timestamp 0 of an ID.
 pub const TWITTER_EPOCH_MS: u64 = 1_288_834_974_657;
@@ -132,11 +131,11 @@ pub const MAX_TIMESTAMP_DELTA: u64 = (1 << TIMESTAMP_BITS) - 1;
 /// Last encodable Unix time in milliseconds, 2080-07-10T17:30:30.208Z.
 pub const MAX_TIMESTAMP_MS: u64 = TWITTER_EPOCH_MS + MAX_TIMESTAMP_DELTA;
 /// Largest datacenter id, 31.
-pub const MAX_DATACENTER: u64 = (1 << DATACENTER_BITS) - 1;
+pub const MAX_DATACENTER: u8 = (1 << DATACENTER_BITS) - 1;
 /// Largest machine id, 31.
-pub const MAX_MACHINE: u64 = (1 << MACHINE_BITS) - 1;
+pub const MAX_MACHINE: u8 = (1 << MACHINE_BITS) - 1;
 /// Largest sequence number, 4095: an identity has 4,096 IDs per millisecond.
-pub const MAX_SEQUENCE: u64 = (1 << SEQUENCE_BITS) - 1;
+pub const MAX_SEQUENCE: u16 = (1 << SEQUENCE_BITS) - 1;
 
 /// RFC 3339 form of [`TWITTER_EPOCH_MS`], for messages.
 pub const TWITTER_EPOCH_RFC3339: &str = "2010-11-04T01:42:54.657Z";

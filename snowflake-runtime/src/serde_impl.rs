@@ -53,6 +53,8 @@ impl Visitor<'_> for SnowflakeVisitor {
 
 /// Writes a [`Snowflake`] as a string of decimal digits, for clients such as
 /// JavaScript whose numbers lose precision above 2^53. Reads a string or a number.
+/// [`as_string::option`](option) does the same for an `Option<Snowflake>`, and
+/// [`as_string::vec`](vec) (with `std`) for a `Vec<Snowflake>`.
 ///
 /// ```
 /// use serde::{Deserialize, Serialize};
@@ -105,5 +107,156 @@ pub mod as_string {
     /// When the input is neither, or not a valid ID.
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Snowflake, D::Error> {
         Snowflake::deserialize(deserializer)
+    }
+
+    /// A string of digits inside `serialize`'s callers' containers; reads as `Snowflake` does.
+    struct Text(Snowflake);
+
+    impl serde::Serialize for Text {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serialize(&self.0, serializer)
+        }
+    }
+
+    /// `Option<Snowflake>` as a string of decimal digits or `null`; reads a string, a
+    /// number or `null`. Give it `#[serde(default)]` too, so that a missing field is `None`.
+    ///
+    /// ```
+    /// use serde::{Deserialize, Serialize};
+    /// use snowflake_kit::Snowflake;
+    ///
+    /// #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    /// struct Reply {
+    ///     #[serde(with = "snowflake_kit::as_string::option", default)]
+    ///     in_reply_to: Option<Snowflake>,
+    /// }
+    ///
+    /// let reply = Reply { in_reply_to: Some("1541815603606036480".parse()?) };
+    /// let json = serde_json::to_string(&reply)?;
+    /// assert_eq!(json, r#"{"in_reply_to":"1541815603606036480"}"#);
+    /// assert_eq!(serde_json::from_str::<Reply>(&json)?, reply);
+    /// assert_eq!(serde_json::from_str::<Reply>(r#"{"in_reply_to":1541815603606036480}"#)?, reply);
+    /// assert_eq!(serde_json::to_string(&Reply { in_reply_to: None })?, r#"{"in_reply_to":null}"#);
+    /// assert_eq!(serde_json::from_str::<Reply>(r#"{"in_reply_to":null}"#)?, Reply { in_reply_to: None });
+    /// assert_eq!(serde_json::from_str::<Reply>("{}")?, Reply { in_reply_to: None });
+    /// assert!(serde_json::from_str::<Reply>(r#"{"in_reply_to":"-1"}"#).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub mod option {
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        use super::Text;
+        use crate::Snowflake;
+
+        /// Serializes `Some` as a string of decimal digits, `None` as the format's none.
+        ///
+        /// ```
+        /// use snowflake_kit::{as_string, Snowflake};
+        ///
+        /// let json = as_string::option::serialize(&Some(Snowflake::MAX), serde_json::value::Serializer)?;
+        /// assert_eq!(json, serde_json::json!("9223372036854775807"));
+        /// let json = as_string::option::serialize(&None, serde_json::value::Serializer)?;
+        /// assert_eq!(json, serde_json::Value::Null);
+        /// # Ok::<(), serde_json::Error>(())
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// Whatever the serializer reports.
+        pub fn serialize<S: Serializer>(
+            id: &Option<Snowflake>,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            match id {
+                Some(id) => serializer.serialize_some(&Text(*id)),
+                None => serializer.serialize_none(),
+            }
+        }
+
+        /// Deserializes `null` as `None`, a string of decimal digits or a number as `Some`.
+        ///
+        /// ```
+        /// let id = snowflake_kit::as_string::option::deserialize(serde_json::json!("4194439168"))?;
+        /// assert_eq!(id.map(|id| id.as_u64()), Some(4_194_439_168));
+        /// assert_eq!(snowflake_kit::as_string::option::deserialize(serde_json::Value::Null)?, None);
+        /// # Ok::<(), serde_json::Error>(())
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// When the input is none of these, or not a valid ID.
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Option<Snowflake>, D::Error> {
+            Option::<Snowflake>::deserialize(deserializer)
+        }
+    }
+
+    /// `Vec<Snowflake>` as a sequence of strings of decimal digits; reads strings or
+    /// numbers, in any mix.
+    ///
+    /// ```
+    /// use serde::{Deserialize, Serialize};
+    /// use snowflake_kit::Snowflake;
+    ///
+    /// #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    /// struct Thread {
+    ///     #[serde(with = "snowflake_kit::as_string::vec")]
+    ///     ids: Vec<Snowflake>,
+    /// }
+    ///
+    /// let thread = Thread { ids: vec![Snowflake::MIN, Snowflake::MAX] };
+    /// let json = serde_json::to_string(&thread)?;
+    /// assert_eq!(json, r#"{"ids":["0","9223372036854775807"]}"#);
+    /// assert_eq!(serde_json::from_str::<Thread>(&json)?, thread);
+    /// assert_eq!(serde_json::from_str::<Thread>(r#"{"ids":[0,"9223372036854775807"]}"#)?, thread);
+    /// assert!(serde_json::from_str::<Thread>(r#"{"ids":["1",-1]}"#).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "std")]
+    pub mod vec {
+        use std::vec::Vec;
+
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        use super::Text;
+        use crate::Snowflake;
+
+        /// Serializes the IDs as a sequence of strings of decimal digits.
+        ///
+        /// ```
+        /// use snowflake_kit::{as_string, Snowflake};
+        ///
+        /// let json = as_string::vec::serialize(&[Snowflake::MIN], serde_json::value::Serializer)?;
+        /// assert_eq!(json, serde_json::json!(["0"]));
+        /// # Ok::<(), serde_json::Error>(())
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// Whatever the serializer reports.
+        pub fn serialize<S: Serializer>(
+            ids: &[Snowflake],
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            serializer.collect_seq(ids.iter().map(|id| Text(*id)))
+        }
+
+        /// Deserializes a sequence of strings of decimal digits or numbers.
+        ///
+        /// ```
+        /// let ids = snowflake_kit::as_string::vec::deserialize(serde_json::json!(["1", 2]))?;
+        /// assert_eq!(ids.iter().map(|id| id.as_u64()).collect::<Vec<_>>(), [1, 2]);
+        /// # Ok::<(), serde_json::Error>(())
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// When the input is not a sequence, or an element is not a valid ID.
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Vec<Snowflake>, D::Error> {
+            Vec::<Snowflake>::deserialize(deserializer)
+        }
     }
 }

@@ -3,38 +3,51 @@ use core::str::FromStr;
 
 use crate::{
     ComposeError, DATACENTER_SHIFT, Field, MACHINE_SHIFT, MAX_DATACENTER, MAX_MACHINE,
-    MAX_SEQUENCE, ParseSnowflakeError, Rfc3339, SEQUENCE_SHIFT, Segment, TIMESTAMP_SHIFT,
-    TWITTER_EPOCH_MS,
+    MAX_SEQUENCE, OutOfRangeError, ParseSnowflakeError, Rfc3339, SEQUENCE_SHIFT, Segment,
+    TIMESTAMP_SHIFT, TWITTER_EPOCH_MS,
 };
+
+// The fields' masks, as the `u64` an ID is.
+const DATACENTER_MASK: u64 = MAX_DATACENTER as u64;
+const MACHINE_MASK: u64 = MAX_MACHINE as u64;
+const SEQUENCE_MASK: u64 = MAX_SEQUENCE as u64;
 
 /// A Snowflake ID: a `u64` whose sign bit is clear. See [the bit layout](crate#the-bit-layout).
 ///
 /// Every `Snowflake` is a valid ID: the constructors ([`compose`], [`FromStr`],
-/// [`TryFrom<u64>`]) reject anything else.
+/// [`TryFrom<u64>`], [`try_from_i64`](Snowflake::try_from_i64)) reject anything else.
 ///
 /// ```
 /// use snowflake_kit::Snowflake;
 ///
-/// let id = Snowflake::try_from(4_194_439_168_u64)?;
-/// assert_eq!(id.to_string(), "4194439168");
-/// assert_eq!(u64::from(id), 4_194_439_168);
+/// let tweet = Snowflake::try_from(1541815603606036480)?;
+/// assert_eq!(tweet.to_string(), "1541815603606036480");
+/// assert_eq!(u64::from(tweet), 1_541_815_603_606_036_480);
+/// assert_eq!(i64::from(tweet), 1_541_815_603_606_036_480); // a BIGINT
 /// assert!(Snowflake::try_from(u64::MAX).is_err());
-/// # Ok::<(), snowflake_kit::ParseSnowflakeError>(())
+/// # Ok::<(), snowflake_kit::OutOfRangeError>(())
 /// ```
+///
+/// Values read from an ID have the narrowest type that holds them (`u64` milliseconds,
+/// `u8` datacenter and machine, `u16` sequence), as do [`Parts`] and the `MAX_*`
+/// constants; what goes into an ID ([`compose`], [`Generator::new`](crate::Generator::new))
+/// is taken as `u64`, so that nothing is truncated before it is checked.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(transparent)]
 pub struct Snowflake(u64);
 
-/// The four fields of a [`Snowflake`], as [`Snowflake::parts`] returns them.
+/// The four fields of a [`Snowflake`], as [`Snowflake::parts`] returns them; back into
+/// an ID with [`compose`].
 ///
 /// `timestamp_ms` is Unix time in milliseconds (the epoch already added back).
 ///
 /// ```
 /// use snowflake_kit::{compose, Parts};
 ///
-/// let parts = compose(1_288_834_975_657, 1, 1, 0)?.parts();
-/// assert_eq!(parts, Parts { timestamp_ms: 1_288_834_975_657, datacenter: 1, machine: 1, sequence: 0 });
-/// assert_eq!(parts.compose()?.as_u64(), 4_194_439_168);
+/// let p = compose(1_288_834_975_657, 1, 1, 0)?.parts();
+/// assert_eq!(p, Parts { timestamp_ms: 1_288_834_975_657, datacenter: 1, machine: 1, sequence: 0 });
+/// let again = compose(p.timestamp_ms, p.datacenter.into(), p.machine.into(), p.sequence.into())?;
+/// assert_eq!(again.as_u64(), 4_194_439_168);
 /// # Ok::<(), snowflake_kit::ComposeError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -96,45 +109,18 @@ pub const fn compose(
     ))
 }
 
-/// Splits an ID into its fields; the inverse of [`compose`]. Same as [`Snowflake::parts`].
-///
-/// ```
-/// use snowflake_kit::{compose, decompose};
-///
-/// let id = compose(1_656_432_460_105, 11, 26, 0)?;
-/// let p = decompose(id);
-/// assert_eq!((p.timestamp_ms, p.datacenter, p.machine, p.sequence), (1_656_432_460_105, 11, 26, 0));
-/// # Ok::<(), snowflake_kit::ComposeError>(())
-/// ```
-pub const fn decompose(id: Snowflake) -> Parts {
-    id.parts()
-}
-
-impl Parts {
-    /// Composes these fields back into an ID; see [`compose`].
-    ///
-    /// ```
-    /// use snowflake_kit::Parts;
-    ///
-    /// let p = Parts { timestamp_ms: 1_288_834_975_657, datacenter: 1, machine: 1, sequence: 0 };
-    /// assert_eq!(p.compose()?.as_u64(), 4_194_439_168);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// A [`ComposeError`] naming the first field out of range.
-    pub const fn compose(self) -> Result<Snowflake, ComposeError> {
-        compose(
-            self.timestamp_ms,
-            self.datacenter as u64,
-            self.machine as u64,
-            self.sequence as u64,
-        )
-    }
-}
-
 impl Snowflake {
+    /// The smallest ID, 0: the first millisecond of the epoch, datacenter, machine and
+    /// sequence 0.
+    ///
+    /// ```
+    /// use snowflake_kit::{Snowflake, TWITTER_EPOCH_MS};
+    ///
+    /// assert_eq!(Snowflake::MIN.as_u64(), 0);
+    /// assert_eq!(Snowflake::MIN.timestamp_ms(), TWITTER_EPOCH_MS);
+    /// ```
+    pub const MIN: Snowflake = Snowflake(0);
+
     /// The largest ID: every bit but the sign bit set.
     ///
     /// ```
@@ -191,7 +177,7 @@ impl Snowflake {
     /// # Ok::<(), snowflake_kit::ParseSnowflakeError>(())
     /// ```
     pub const fn datacenter(self) -> u8 {
-        ((self.0 >> DATACENTER_SHIFT) & MAX_DATACENTER) as u8
+        ((self.0 >> DATACENTER_SHIFT) & DATACENTER_MASK) as u8
     }
 
     /// Machine id, `0..=31`.
@@ -202,7 +188,7 @@ impl Snowflake {
     /// # Ok::<(), snowflake_kit::ParseSnowflakeError>(())
     /// ```
     pub const fn machine(self) -> u8 {
-        ((self.0 >> MACHINE_SHIFT) & MAX_MACHINE) as u8
+        ((self.0 >> MACHINE_SHIFT) & MACHINE_MASK) as u8
     }
 
     /// Sequence number, `0..=4095`.
@@ -213,10 +199,10 @@ impl Snowflake {
     /// # Ok::<(), snowflake_kit::ParseSnowflakeError>(())
     /// ```
     pub const fn sequence(self) -> u16 {
-        ((self.0 >> SEQUENCE_SHIFT) & MAX_SEQUENCE) as u16
+        ((self.0 >> SEQUENCE_SHIFT) & SEQUENCE_MASK) as u16
     }
 
-    /// All four fields at once.
+    /// All four fields at once; [`compose`] is the way back.
     ///
     /// ```
     /// let id: snowflake_kit::Snowflake = "1541815603606036480".parse()?;
@@ -409,16 +395,19 @@ impl FromStr for Snowflake {
                 None => return Err(ParseSnowflakeError::TooLarge),
             };
         }
-        Snowflake::try_from(value)
+        Snowflake::from_u64(value).ok_or(ParseSnowflakeError::TooLarge)
     }
 }
 
-/// Fails with [`ParseSnowflakeError::SignBitSet`] when the sign bit is set.
+/// Fails with [`OutOfRangeError`], which names the value, when its sign bit is set
+/// (past `i64::MAX`). The one `TryFrom` of an integer, so that an untyped literal
+/// (`Snowflake::try_from(1541815603606036480)`) needs no suffix; a BIGINT's `i64` goes
+/// through [`Snowflake::try_from_i64`].
 impl TryFrom<u64> for Snowflake {
-    type Error = ParseSnowflakeError;
+    type Error = OutOfRangeError;
 
     fn try_from(value: u64) -> Result<Self, Self::Error> {
-        Snowflake::from_u64(value).ok_or(ParseSnowflakeError::SignBitSet(value))
+        Snowflake::from_u64(value).ok_or(OutOfRangeError::new(i128::from(value)))
     }
 }
 

@@ -5,7 +5,7 @@ use snowflake_runtime::{
     ComposeError, DATACENTER_BITS, DATACENTER_SHIFT, Field, MACHINE_BITS, MACHINE_SHIFT,
     MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_DELTA, MAX_TIMESTAMP_MS,
     MAX_TIMESTAMP_RFC3339, ParseSnowflakeError, Parts, SEQUENCE_BITS, SEQUENCE_SHIFT, Snowflake,
-    TIMESTAMP_BITS, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339, compose, decompose,
+    TIMESTAMP_BITS, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339, compose,
 };
 
 const REFERENCE_BITS: &str = "0 00000000000000000000000000000001111101000 00001 00001 000000000000";
@@ -63,7 +63,13 @@ fn smallest_id_is_zero() {
 
 #[test]
 fn largest_id_is_i64_max() {
-    let id = compose(MAX_TIMESTAMP_MS, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE).unwrap();
+    let id = compose(
+        MAX_TIMESTAMP_MS,
+        MAX_DATACENTER.into(),
+        MAX_MACHINE.into(),
+        MAX_SEQUENCE.into(),
+    )
+    .unwrap();
     assert_eq!(id, Snowflake::MAX);
     assert_eq!(id.as_u64(), i64::MAX as u64);
     assert_eq!(i64::from(id), i64::MAX);
@@ -233,14 +239,18 @@ fn parse_rejects_empty() {
 #[test]
 fn parse_rejects_sign_bit() {
     let err = "9223372036854775808".parse::<Snowflake>().unwrap_err();
-    assert_eq!(err, ParseSnowflakeError::SignBitSet(1 << 63));
+    assert_eq!(err, ParseSnowflakeError::TooLarge);
     assert_eq!(
         err.to_string(),
-        "9223372036854775808 has the sign bit set: a snowflake id is at most 9223372036854775807"
+        "number too large: a snowflake id is at most 9223372036854775807"
     );
     assert_eq!(
         "18446744073709551615".parse::<Snowflake>(),
-        Err(ParseSnowflakeError::SignBitSet(u64::MAX))
+        Err(ParseSnowflakeError::TooLarge)
+    );
+    assert_eq!(
+        "9223372036854775807".parse::<Snowflake>(),
+        Ok(Snowflake::MAX)
     );
 }
 
@@ -329,9 +339,11 @@ fn parse_rejects_non_digits() {
 #[test]
 fn try_from_u64() {
     assert_eq!(Snowflake::try_from(i64::MAX as u64), Ok(Snowflake::MAX));
+    let err = Snowflake::try_from(1_u64 << 63).unwrap_err();
+    assert_eq!(err.value(), 1 << 63);
     assert_eq!(
-        Snowflake::try_from(1_u64 << 63),
-        Err(ParseSnowflakeError::SignBitSet(1 << 63))
+        err.to_string(),
+        "9223372036854775808 is out of range: a snowflake id is in 0..=9223372036854775807"
     );
     assert_eq!(Snowflake::from_u64(u64::MAX), None);
     assert_eq!(u64::from(Snowflake::try_from(42_u64).unwrap()), 42);
@@ -386,7 +398,7 @@ fn parse_by_characters(text: &str) -> Result<Snowflake, ParseSnowflakeError> {
             .and_then(|v| v.checked_add(u64::from(digit)))
             .ok_or(ParseSnowflakeError::TooLarge)?;
     }
-    Snowflake::try_from(value)
+    Snowflake::from_u64(value).ok_or(ParseSnowflakeError::TooLarge)
 }
 
 /// The segmented binary, by hand: `{:064b}` cut at 1, 42, 47 and 52.
@@ -422,9 +434,15 @@ proptest! {
 
     #[test]
     fn parts_round_trip(parts in valid_parts()) {
-        let id = parts.compose().unwrap();
+        let id = compose(
+            parts.timestamp_ms,
+            parts.datacenter.into(),
+            parts.machine.into(),
+            parts.sequence.into(),
+        )
+        .unwrap();
         prop_assert_eq!(id.parts(), parts);
-        prop_assert_eq!(decompose(id), parts);
+        prop_assert_eq!(Snowflake::try_from(id.as_u64()).unwrap().parts(), parts);
     }
 
     #[test]
@@ -438,8 +456,8 @@ proptest! {
 
     #[test]
     fn sign_bit_always_rejected(raw in (1_u64 << 63)..=u64::MAX) {
-        prop_assert_eq!(Snowflake::try_from(raw), Err(ParseSnowflakeError::SignBitSet(raw)));
-        prop_assert_eq!(raw.to_string().parse::<Snowflake>(), Err(ParseSnowflakeError::SignBitSet(raw)));
+        prop_assert_eq!(Snowflake::try_from(raw).map_err(|e| e.value()), Err(i128::from(raw)));
+        prop_assert_eq!(raw.to_string().parse::<Snowflake>(), Err(ParseSnowflakeError::TooLarge));
     }
 
     /// `compose` is its fields' checks: it succeeds when all four pass, and fails with

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use snowflake_runtime::fence::Fence;
 use snowflake_runtime::{
     Clock, ComposeError, GenerateError, Generator, MAX_TIMESTAMP_MS, Snowflake, SystemClock,
     TWITTER_EPOCH_MS,

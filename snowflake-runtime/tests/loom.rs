@@ -4,6 +4,7 @@
 
 use loom::sync::Arc;
 use loom::sync::atomic::{AtomicU64, Ordering};
+use snowflake_runtime::fence::Fence;
 use snowflake_runtime::{Clock, Generator, Snowflake};
 
 const T: u64 = 1_656_432_460_105;

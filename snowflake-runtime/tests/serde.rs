@@ -73,7 +73,12 @@ fn rejects_bad_strings() {
         "{err}"
     );
     let err = serde_json::from_str::<Snowflake>(r#""9223372036854775808""#).unwrap_err();
-    assert!(err.to_string().contains("has the sign bit set"), "{err}");
+    assert!(
+        err.to_string().starts_with(
+            r#"invalid snowflake id "9223372036854775808": number too large: a snowflake id is at most 9223372036854775807"#
+        ),
+        "{err}"
+    );
 }
 
 #[test]
@@ -117,4 +122,68 @@ fn as_string_round_trips_and_reads_numbers() {
 fn as_string_rejects_bad_strings() {
     assert!(serde_json::from_str::<ForJavaScript>(r#"{"id":"0x10"}"#).is_err());
     assert!(serde_json::from_str::<ForJavaScript>(r#"{"id":""}"#).is_err());
+}
+
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct Nullable {
+    #[serde(with = "snowflake_runtime::as_string::option", default)]
+    parent: Option<Snowflake>,
+    #[serde(with = "snowflake_runtime::as_string::vec", default)]
+    children: Vec<Snowflake>,
+}
+
+#[test]
+fn as_string_option_and_vec_write_strings() {
+    let tweet: Snowflake = "1541815603606036480".parse().unwrap();
+    let value = Nullable {
+        parent: Some(tweet),
+        children: vec![Snowflake::MIN, tweet, Snowflake::MAX],
+    };
+    let json = serde_json::to_string(&value).unwrap();
+    assert_eq!(
+        json,
+        r#"{"parent":"1541815603606036480","children":["0","1541815603606036480","9223372036854775807"]}"#
+    );
+    assert_eq!(serde_json::from_str::<Nullable>(&json).unwrap(), value);
+    let empty = Nullable {
+        parent: None,
+        children: vec![],
+    };
+    assert_eq!(
+        serde_json::to_string(&empty).unwrap(),
+        r#"{"parent":null,"children":[]}"#
+    );
+    assert_eq!(serde_json::from_str::<Nullable>("{}").unwrap(), empty);
+}
+
+#[test]
+fn as_string_option_and_vec_read_numbers_too() {
+    let value: Nullable =
+        serde_json::from_str(r#"{"parent":4194439168,"children":[1,"2"]}"#).unwrap();
+    assert_eq!(value.parent.map(Snowflake::as_u64), Some(4_194_439_168));
+    assert_eq!(
+        value
+            .children
+            .iter()
+            .map(|id| id.as_u64())
+            .collect::<Vec<_>>(),
+        [1, 2]
+    );
+}
+
+#[test]
+fn as_string_option_and_vec_refuse_what_is_no_id() {
+    for json in [
+        r#"{"parent":"-1"}"#,
+        r#"{"parent":-1}"#,
+        r#"{"parent":"9223372036854775808"}"#,
+        r#"{"parent":1.5}"#,
+        r#"{"children":["1","x"]}"#,
+        r#"{"children":[9223372036854775808]}"#,
+    ] {
+        let err = serde_json::from_str::<Nullable>(json).unwrap_err();
+        assert!(err.to_string().contains("snowflake id"), "{json}: {err}");
+    }
+    let err = serde_json::from_str::<Nullable>(r#"{"children":"1"}"#).unwrap_err();
+    assert!(err.to_string().contains("expected a sequence"), "{err}");
 }

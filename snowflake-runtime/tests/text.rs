@@ -2,9 +2,10 @@
 //! view, and identities: the rules the macro, the command and the server share.
 
 use proptest::prelude::*;
+use snowflake_runtime::input::{NumberError, parse_decimal};
 use snowflake_runtime::{
-    ComposeError, Field, Identity, MAX_TIMESTAMP_MS, NumberError, ParseFieldError, Rfc3339Error,
-    Segment, Snowflake, TWITTER_EPOCH_MS, parse_decimal,
+    ComposeError, Field, Identity, MAX_TIMESTAMP_MS, ParseFieldError, Rfc3339Error, Segment,
+    Snowflake, TWITTER_EPOCH_MS,
 };
 
 fn number(field: Field, error: NumberError) -> ParseFieldError {

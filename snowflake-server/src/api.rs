@@ -10,7 +10,8 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderValue, Method, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use snowflake_kit::{Snowflake, parse_decimal};
+use snowflake_kit::Snowflake;
+use snowflake_kit::input::parse_decimal;
 
 use crate::AppState;
 use crate::error::ApiError;
@@ -110,7 +111,7 @@ struct SeqQuery;
 
 impl utoipa::PartialSchema for SeqQuery {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        integer_or_blank(0, snowflake_kit::MAX_SEQUENCE)
+        integer_or_blank(0, snowflake_kit::MAX_SEQUENCE.into())
     }
 }
 

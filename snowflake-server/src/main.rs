@@ -37,7 +37,8 @@ use std::time::Duration;
 use axum::Router;
 use axum::routing::get;
 use clap::Parser;
-use snowflake_kit::{Field, Identity, parse_decimal};
+use snowflake_kit::input::parse_decimal;
+use snowflake_kit::{Field, Identity};
 use snowflake_lease::{EtcdConfig, EtcdStore, LeaseError, LeaseOptions, LeasedGenerator};
 
 use crate::issuer::{Issuer, Lease};

@@ -54,7 +54,7 @@ fn the_description_names_every_route() {
             snowflake_kit::TWITTER_EPOCH_MS,
             snowflake_kit::MAX_TIMESTAMP_MS,
         ),
-        (3, "seq", 0, snowflake_kit::MAX_SEQUENCE),
+        (3, "seq", 0, snowflake_kit::MAX_SEQUENCE.into()),
     ] {
         let param = &compose[i];
         assert_eq!(param["name"], key);

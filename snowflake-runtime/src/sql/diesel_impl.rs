@@ -18,7 +18,7 @@ where
     i64: FromSql<BigInt, DB>,
 {
     fn from_sql(bytes: DB::RawValue<'_>) -> deserialize::Result<Self> {
-        Ok(Snowflake::try_from(i64::from_sql(bytes)?)?)
+        Ok(Snowflake::try_from_i64(i64::from_sql(bytes)?)?)
     }
 }
 

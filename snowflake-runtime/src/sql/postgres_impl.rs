@@ -28,7 +28,7 @@ impl ToSql for Snowflake {
 /// Reads an INT8; a negative one is an error naming the value.
 impl<'a> FromSql<'a> for Snowflake {
     fn from_sql(ty: &Type, raw: &'a [u8]) -> Result<Self, Box<dyn Error + Sync + Send>> {
-        Ok(Snowflake::try_from(i64::from_sql(ty, raw)?)?)
+        Ok(Snowflake::try_from_i64(i64::from_sql(ty, raw)?)?)
     }
 
     accepts!(INT8);

@@ -29,7 +29,7 @@ impl<'q, DB: Database> Encode<'q, DB> for Snowflake
 where
     i64: Encode<'q, DB>,
 {
-    fn encode_by_ref(&self, buf: &mut DB::ArgumentBuffer<'q>) -> Result<IsNull, BoxDynError> {
+    fn encode_by_ref(&self, buf: &mut DB::ArgumentBuffer) -> Result<IsNull, BoxDynError> {
         self.as_i64().encode_by_ref(buf)
     }
 
@@ -48,7 +48,7 @@ where
     i64: Decode<'r, DB>,
 {
     fn decode(value: DB::ValueRef<'r>) -> Result<Self, BoxDynError> {
-        Ok(Snowflake::try_from(i64::decode(value)?)?)
+        Ok(Snowflake::try_from_i64(i64::decode(value)?)?)
     }
 }
 

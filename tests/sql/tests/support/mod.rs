@@ -12,7 +12,7 @@ const T: u64 = 1_656_432_460_105;
 
 /// The message of a negative BIGINT read as a `Snowflake`, through every library.
 pub(crate) const NEGATIVE_FIVE: &str =
-    "-5 is negative: a snowflake id is a BIGINT in 0..=9223372036854775807";
+    "-5 is out of range: a snowflake id is in 0..=9223372036854775807";
 
 /// The epoch's first ID (0), a tweet, the largest fields in one millisecond, and the last
 /// ID of 2080 (`i64::MAX`).
