@@ -47,8 +47,8 @@
 //!
 //! `macros` ([`snowflake!`]) and `std` ([`Generator`], [`SystemClock`],
 //! [`Snowflake::system_time`]) by default; without `std` the crate is `no_std` and
-//! allocation-free. `serde`, and the database features `sqlx-postgres`, `sqlx-sqlite`,
-//! `postgres`, `diesel` and `diesel-sqlite` (each implies `std`), are described in
+//! allocation-free. `serde`, `tokio`, and the database features `sqlx-postgres`,
+//! `sqlx-sqlite`, `postgres`, `diesel` and `diesel-sqlite` are described in
 //! [the README's table](https://github.com/snowflake-kit/snowflake-kit#features).
 //! [`Snowflake::first_at`] and [`Snowflake::last_at`] bound a time range:
 //! `WHERE id BETWEEN first_at(t0) AND last_at(t1)`.

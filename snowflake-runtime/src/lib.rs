@@ -41,9 +41,9 @@
 //! # Features
 //!
 //! `std` (default): [`Generator`], [`SystemClock`] and [`Snowflake::system_time`]; without
-//! it the crate is `no_std` and allocation-free. `serde` (with [`as_string`]), and the
-//! database features `sqlx-postgres`, `sqlx-sqlite`, `postgres`, `diesel` and
-//! `diesel-sqlite`, which imply `std`, are those of `snowflake-kit`, described in
+//! it the crate is `no_std` and allocation-free. `serde` (with [`as_string`]), `tokio`, and
+//! the database features `sqlx-postgres`, `sqlx-sqlite`, `postgres`, `diesel` and
+//! `diesel-sqlite` are those of `snowflake-kit`, described in
 //! [its README's table](https://github.com/snowflake-kit/snowflake-kit#features).
 //!
 //! A negative BIGINT read as a [`Snowflake`] is an
