@@ -15,12 +15,14 @@
 //! `decode` also writes out what it has whenever it waits for the next line of stdin. Its
 //! messages on stderr are buffered alike, in whole lines, and go out before any later ID.
 //!
-//! Output that cannot be written is a line on stderr and exit status 1: a full disk, a
-//! stdout closed with `>&-`, `--help` and `--version` too. A reader that leaves early
-//! (`| head -1`) ends the command quietly, with status 0 (or 2 for bad IDs reported).
+//! Output that cannot be written is a line on stderr and exit status 1: a full disk,
+//! `--help` and `--version` too. Whatever stdout is given is written to: /dev/null takes
+//! the output, with status 0, opened write-only (`> /dev/null`) or read-write
+//! (`1<>/dev/null`, Python's `subprocess.DEVNULL`, and what Rust's runtime puts on a
+//! stdout closed with `>&-`). A reader that leaves early (`| head -1`) ends the command
+//! quietly, with status 0 (or 2 for bad IDs reported).
 
 mod blocks;
-mod closed;
 mod decode;
 mod input;
 mod messages;
@@ -165,8 +167,6 @@ enum Failure {
     Read(io::Error),
     /// Writing the output failed: exit status 1, or 0 for a closed pipe.
     Write(io::Error),
-    /// Stdout was closed before the command started (`>&-`): exit status 1.
-    StdoutClosed,
 }
 
 /// Every other I/O is a write of the output.
@@ -217,14 +217,6 @@ fn report(result: Result<(), Failure>, stderr: &mut impl Write) -> ExitCode {
             let _ = writeln!(stderr, "error: cannot write the output: {e}");
             ExitCode::FAILURE
         }
-        Err(Failure::StdoutClosed) => {
-            let _ = writeln!(
-                stderr,
-                "error: cannot write the output: stdout is closed; redirect it to /dev/null \
-                 to discard the output"
-            );
-            ExitCode::FAILURE
-        }
         Err(Failure::Read(e)) => {
             let _ = writeln!(stderr, "error: cannot read stdin: {e}");
             ExitCode::FAILURE
@@ -255,30 +247,24 @@ fn short(rendered: &str) -> String {
 /// `--help` or `--version`, written and checked: clap's `Error::print` drops a failed
 /// write, and `--help > /dev/full` exited 0.
 fn help(e: &clap::Error) -> Result<(), Failure> {
-    let mut stdout = open_stdout()?;
+    let mut stdout = io::stdout().lock();
     write!(stdout, "{}", e.render())?;
     stdout.flush()?;
     Ok(())
 }
 
-/// Stdout, locked, unless it was closed.
-fn open_stdout() -> Result<StdoutLock<'static>, Failure> {
-    if closed::stdout() {
-        return Err(Failure::StdoutClosed);
-    }
-    Ok(io::stdout().lock())
-}
-
 /// Stdout, buffered, coloured if wanted; `decode`'s layout as asked, or the one for a
 /// terminal or not.
-fn stdout(
-    format: &FormatArgs,
-    layout: Option<Layout>,
-) -> Result<Out<StdoutLock<'static>>, Failure> {
-    let stdout = open_stdout()?;
+///
+/// Whatever fd 1 is, it is written to; only a write that fails is an error. A stdout
+/// closed with `>&-` is not refused: it cannot be told apart, since before `main` Rust's
+/// runtime opens /dev/null, read-write, on a closed fd 1, just as `1<>/dev/null` and
+/// Python's `subprocess.DEVNULL` give it, and those are a user discarding the output.
+fn stdout(format: &FormatArgs, layout: Option<Layout>) -> Out<StdoutLock<'static>> {
+    let stdout = io::stdout().lock();
     let terminal = stdout.is_terminal();
     let layout = layout.unwrap_or(if terminal { Layout::Card } else { Layout::Row });
-    Ok(Out::new(stdout, format.format(), output::wants_colour(terminal)).with_layout(layout))
+    Out::new(stdout, format.format(), output::wants_colour(terminal)).with_layout(layout)
 }
 
 fn run(command: Command) -> Result<(), Failure> {
@@ -301,7 +287,7 @@ fn run(command: Command) -> Result<(), Failure> {
             };
             let id = snowflake_kit::compose(ts, dc, machine, seq)
                 .map_err(|e| Failure::Usage(vec![input::compose_error(&e)]))?;
-            let mut out = stdout(&format, None)?;
+            let mut out = stdout(&format, None);
             out.table(id)?;
             out.flush()?;
         }
@@ -310,7 +296,7 @@ fn run(command: Command) -> Result<(), Failure> {
             layout,
             format,
         } => {
-            let mut out = stdout(&format, layout)?;
+            let mut out = stdout(&format, layout);
             let mut stderr = Messages::new(io::stderr().lock());
             let mut bad = 0;
             let decoded = if ids.is_empty() {
@@ -344,7 +330,7 @@ fn run(command: Command) -> Result<(), Failure> {
             };
             let generator = Generator::new(dc, machine)
                 .map_err(|e| Failure::Usage(vec![input::compose_error(&e)]))?;
-            let mut out = stdout(&format, None)?;
+            let mut out = stdout(&format, None);
             let generated = generate(&mut out, &generator, count);
             // The IDs issued before a clock failure are good: they go out first.
             out.flush()?;
