@@ -827,3 +827,118 @@ fn try_fill_now_takes_what_is_left_then_would_wait() {
     generator.halt();
     assert_eq!(generator.try_fill_now(&mut ids), Err(GenerateError::Halted));
 }
+
+/// `next_id_async` and `fill_async`: the generator's waits, on tokio's timer.
+#[cfg(feature = "tokio")]
+mod on_tokios_timer {
+    use super::*;
+
+    fn used_up(clock: &Arc<ManualClock>, tolerance_ms: u64) -> Generator<Arc<ManualClock>> {
+        let generator = Generator::with_clock(1, 1, Arc::clone(clock))
+            .unwrap()
+            .with_tolerance(Duration::from_millis(tolerance_ms));
+        let mut ids = vec![Snowflake::MIN; 4096];
+        generator.try_fill(&mut ids).unwrap();
+        generator
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn next_id_async_waits_for_the_clock_without_blocking_the_worker() {
+        let clock = ManualClock::at(T);
+        let generator = used_up(&clock, 1000);
+        // On this one thread, the task that moves the clock runs only if the one that
+        // waits for it yields the worker: a blocking wait would stall here until the
+        // tolerance ran out.
+        let mover = {
+            let clock = Arc::clone(&clock);
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                clock.set(T + 1);
+            })
+        };
+        let id = generator.next_id_async().await.unwrap();
+        assert_eq!((id.timestamp_ms(), id.sequence()), (T + 1, 0));
+        mover.await.unwrap();
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn next_id_async_says_a_stopped_clock_stalled() {
+        let clock = ManualClock::at(T);
+        let generator = used_up(&clock, 20);
+        match generator.next_id_async().await {
+            // As `try_next_id` judges it: past the tolerance plus the wait it expected.
+            Err(GenerateError::ClockStalled { waited_ms }) => {
+                assert!(waited_ms >= 21, "{waited_ms}")
+            }
+            other => panic!("{other:?}"),
+        }
+        clock.set(T + 1);
+        assert_eq!(
+            generator.next_id_async().await.unwrap().timestamp_ms(),
+            T + 1
+        );
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn next_id_async_passes_other_errors_at_once() {
+        let clock = ManualClock::at(T);
+        let generator = used_up(&clock, 1000);
+        generator.halt();
+        assert_eq!(generator.next_id_async().await, Err(GenerateError::Halted));
+        generator.resume();
+        clock.set(T - 5_000);
+        assert!(matches!(
+            generator.next_id_async().await,
+            Err(GenerateError::ClockMovedBackwards { .. })
+        ));
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn fill_async_spans_milliseconds_as_the_clock_moves() {
+        let clock = ManualClock::at(T);
+        let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).unwrap();
+        let mover = {
+            let clock = Arc::clone(&clock);
+            tokio::spawn(async move {
+                for ms in 1..=2 {
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                    clock.set(T + ms);
+                }
+            })
+        };
+        let mut ids = vec![Snowflake::MIN; 4096 * 3];
+        generator.fill_async(&mut ids).await.unwrap();
+        assert_strictly_increasing(&ids);
+        assert_eq!(
+            (ids[0].timestamp_ms(), ids[4096 * 3 - 1].timestamp_ms()),
+            (T, T + 2)
+        );
+        mover.await.unwrap();
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn many_tasks_share_one_generator_on_the_system_clock() {
+        static IDS: Generator = match Generator::new(1, 1) {
+            Ok(generator) => generator,
+            Err(_) => panic!("in range"),
+        };
+        let tasks: Vec<_> = (0..16)
+            .map(|_| {
+                tokio::spawn(async {
+                    let mut ids = Vec::new();
+                    for _ in 0..1000 {
+                        ids.push(IDS.next_id_async().await.unwrap());
+                    }
+                    ids
+                })
+            })
+            .collect();
+        let mut batches = Vec::new();
+        for task in tasks {
+            let ids = task.await.unwrap();
+            assert_strictly_increasing(&ids);
+            batches.push(ids);
+        }
+        assert_unique(&batches);
+    }
+}
