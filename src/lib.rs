@@ -54,6 +54,7 @@
 //! `WHERE id BETWEEN first_at(t0) AND last_at(t1)`.
 #![no_std]
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Each item by name, reviewed one by one: what the runtime makes public next is not
 // this crate's API until it is listed here.
@@ -75,6 +76,20 @@ pub use snowflake_runtime::{Clock, Generator, SystemClock, fence};
 
 /// Builds a Snowflake ID from literal parts at compile time.
 ///
+/// A [`Snowflake`] constant, checked when it builds: end the call with `.snowflake()`.
+///
+/// ```
+/// use snowflake_kit::{snowflake, Snowflake};
+///
+/// const TWEET: Snowflake = snowflake!(ts = "2022-06-28T16:07:40.105Z", dc = 11, machine = 26).snowflake();
+/// assert_eq!(TWEET.to_string(), "1541815603606036480");
+/// ```
+///
+/// The call itself is a [`BakedSnowflake`], `{ id: u64, binary: &'static str }`: the
+/// number, its [segmented binary](Snowflake::segmented_binary) as text, and
+/// [`.snowflake()`](BakedSnowflake::snowflake) for the typed ID (`.into()` gives it too,
+/// but not in a `const`). Every form is usable in `const`, `static` and any expression.
+///
 /// ```
 /// use snowflake_kit::snowflake;
 ///
@@ -82,14 +97,9 @@ pub use snowflake_runtime::{Clock, Generator, SystemClock, fence};
 /// const BITS: &str = snowflake!(ts = 1288834975657, dc = 1, machine = 1, seq = 0).binary;
 /// assert_eq!(WELCOME, 4_194_439_168);
 /// assert_eq!(BITS, "0 00000000000000000000000000000001111101000 00001 00001 000000000000");
-///
-/// let tweet = snowflake!(ts = "2022-06-28T16:07:40.105Z", dc = 11, machine = 26);
-/// assert_eq!(tweet.id, 1_541_815_603_606_036_480);
 /// ```
 ///
-/// The result is a [`BakedSnowflake`] constant, `{ id: u64, binary: &'static str }`,
-/// usable in `const`, `static` and any expression. The ID is computed by the
-/// same [`compose`] that serves run-time values.
+/// The ID is computed by the same [`compose`] that serves run-time values.
 ///
 /// # Arguments
 ///

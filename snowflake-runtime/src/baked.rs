@@ -1,6 +1,14 @@
 use crate::{Parts, Snowflake};
 
 /// An ID baked into the program by `snowflake!`: the number and its segmented binary text.
+/// For a [`Snowflake`] constant, end the call with [`.snowflake()`](BakedSnowflake::snowflake):
+///
+/// ```
+/// use snowflake_kit::{snowflake, Snowflake};
+///
+/// const WELCOME: Snowflake = snowflake!(ts = 1288834975657, dc = 1, machine = 1).snowflake();
+/// assert_eq!(WELCOME.as_u64(), 4_194_439_168);
+/// ```
 ///
 /// Only the macro makes these, after checking every field, so `id` is always a
 /// valid ID and `binary` always its [segmented binary](Snowflake::segmented_binary).
