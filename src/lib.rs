@@ -26,32 +26,46 @@
 //! # Ok::<(), Box<dyn core::error::Error>>(())
 //! ```
 //!
-//! - [`snowflake!`] checks every field when it compiles and gives a
-//!   [`BakedSnowflake`]: the `u64` and its segmented binary `&'static str`. A value
-//!   out of range is a compile error under that very token, saying what is allowed.
-//! - [`compose`], [`Snowflake::parts`], [`Snowflake`]'s `FromStr` and
-//!   [`parse_rfc3339`] check every field at run time and return a `Result`, never a
-//!   silently truncated ID.
-//! - [`Generator`] issues up to 4,096 IDs per millisecond, lock-free, and never a
-//!   duplicate or a decreasing ID, whatever the clock does.
+//! # Where to start
+//!
+//! - **A literal in the source**, checked when it builds: [`snowflake!`]; end it with
+//!   `.snowflake()` for a [`Snowflake`] constant. A value out of range is a compile error
+//!   under that very token, saying what is allowed.
+//! - **An ID from run-time values**: [`compose`], which checks every field and never
+//!   truncates; back into fields with [`Snowflake::parts`] or the getters.
+//! - **An ID from text or a number**: [`Snowflake`]'s `FromStr` (decimal digits),
+//!   `TryFrom<u64>`, [`Snowflake::try_from_i64`] (a BIGINT); dates by [`parse_rfc3339`].
+//! - **Live IDs**: [`Generator`], up to 4,096 a millisecond per identity, lock-free, never a
+//!   duplicate or a decreasing ID whatever the clock does; [`Generator::next_id_async`] in
+//!   async code (feature `tokio`). A fleet leases its identities with `snowflake-lease`.
+//! - **In a database or in JSON**: the features below; [`Snowflake::issued_in`] for the
+//!   IDs of a time range, `as_string` (feature `serde`) for JavaScript.
+//! - **What went wrong**: every error names the field, the value and what is allowed:
+//!   [`ComposeError`], [`ParseSnowflakeError`], [`OutOfRangeError`], [`ParseFieldError`],
+//!   [`GenerateError`].
+//!
+//! Two modules are interfaces for the crates around an application, not for the
+//! application itself: [`fence`], how the holder of a leased identity fences its generator,
+//! and [`input`], what front ends reading text typed by a person share. Items hidden from
+//! these docs are internal to the workspace and may change in any release.
 //!
 //! # The format
 //!
 //! An ID is a [`Snowflake`], a `u64` of five fields: a sign bit, always 0; milliseconds since
 //! [`TWITTER_EPOCH_MS`] (2010-11-04T01:42:54.657Z), up to [`MAX_TIMESTAMP_MS`]
-//! (2080-07-10T17:30:30.208Z); datacenter; machine; sequence. Its
-//! [segmented binary](Snowflake::segmented_binary) is the 64 bits split by spaces into these
-//! five fields, the same at compile time and at run time.
+//! (2080-07-10T17:30:30.208Z); datacenter; machine; sequence ([the bit
+//! layout](Snowflake#the-bit-layout)). Its [segmented binary](Snowflake::segmented_binary)
+//! is the 64 bits split by spaces into these five fields, the same at compile time and at
+//! run time.
 //!
 //! # Features
 //!
 //! `macros` ([`snowflake!`]) and `std` ([`Generator`], [`SystemClock`],
 //! [`Snowflake::system_time`]) by default; without `std` the crate is `no_std` and
 //! allocation-free. `serde`, `tokio`, and the database features `sqlx-postgres`,
-//! `sqlx-sqlite`, `postgres`, `diesel` and `diesel-sqlite` are described in
+//! `sqlx-sqlite`, `postgres`, `diesel` and `diesel-sqlite` are described, with the major
+//! version of the crate each is for, in
 //! [the README's table](https://github.com/snowflake-kit/snowflake-kit#features).
-//! [`Snowflake::first_at`] and [`Snowflake::last_at`] bound a time range:
-//! `WHERE id BETWEEN first_at(t0) AND last_at(t1)`.
 #![no_std]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -16,27 +16,9 @@
 //! # Ok::<(), Box<dyn core::error::Error>>(())
 //! ```
 //!
-//! # The bit layout
-//!
-//! An ID is a `u64`, read from the most significant bit down:
-//!
-//! ```text
-//!  63 62                                     22 21   17 16   12 11          0
-//! +--+-----------------------------------------+-------+-------+-------------+
-//! | 0|  milliseconds since the Twitter epoch   |  dc   |machine|  sequence   |
-//! +--+-----------------------------------------+-------+-------+-------------+
-//!  1                    41                        5       5          12
-//! ```
-//!
-//! - the sign bit is always 0, so an ID is also a non-negative `i64`;
-//! - the timestamp counts milliseconds from [`TWITTER_EPOCH_MS`]
-//!   (2010-11-04T01:42:54.657Z) up to [`MAX_TIMESTAMP_MS`] (2080-07-10T17:30:30.208Z);
-//! - `dc` (datacenter) and `machine` (Twitter's "worker id") are the [`Identity`]
-//!   that issued the ID;
-//! - the sequence tells apart the IDs of one identity in one millisecond.
-//!
-//! The public constants below are the layout, and [`Segment`] is the same as data;
-//! nothing else in this workspace retypes these numbers.
+//! The bit layout is drawn on [`Snowflake`](Snowflake#the-bit-layout); the public
+//! constants below are that layout, and [`Segment`] is the same as data: nothing else in
+//! this workspace retypes these numbers.
 //!
 //! # Features
 //!
@@ -46,10 +28,18 @@
 //! `diesel-sqlite` are those of `snowflake-kit`, described in
 //! [its README's table](https://github.com/snowflake-kit/snowflake-kit#features).
 //!
-//! A negative BIGINT read as a [`Snowflake`] is an
-//! error naming the value ([`ParseSnowflakeError::Negative`]), and
-//! [`Snowflake::first_at`]/[`Snowflake::last_at`] bound a time range:
-//! `WHERE id BETWEEN first_at(t0) AND last_at(t1)`.
+//! A negative BIGINT read as a [`Snowflake`] is an error naming the value
+//! ([`OutOfRangeError`], from [`Snowflake::try_from_i64`]), and [`Snowflake::issued_in`]
+//! (or [`Snowflake::first_at`]/[`Snowflake::last_at`]) bound a time range:
+//! `WHERE id BETWEEN $1 AND $2`.
+//!
+//! # For identity stores and front ends
+//!
+//! Two modules are interfaces for the crates around an application rather than for the
+//! application itself: [`fence`], how the holder of a leased identity fences its
+//! generator (`snowflake-lease`), and [`input`], what front ends that read text typed by a
+//! person share (`snowflake!`, the `snowflake` command, `snowflake-server`). Items hidden
+//! from these docs are internal to the workspace and may change in any release.
 #![no_std]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -10,7 +10,7 @@ use crate::{
 };
 
 /// One of the five segments of an ID, from the most significant bit down: see
-/// [the bit layout](crate#the-bit-layout).
+/// [the bit layout](Snowflake#the-bit-layout).
 ///
 /// ```
 /// use snowflake_kit::Segment;

@@ -53,8 +53,9 @@ impl Visitor<'_> for SnowflakeVisitor {
 
 /// Writes a [`Snowflake`] as a string of decimal digits, for clients such as
 /// JavaScript whose numbers lose precision above 2^53. Reads a string or a number.
-/// [`as_string::option`](option) does the same for an `Option<Snowflake>`, and
-/// [`as_string::vec`](vec) (with `std`) for a `Vec<Snowflake>`.
+/// [`as_string::option`](crate::as_string::option) does the same for an
+/// `Option<Snowflake>`, and [`as_string::vec`](crate::as_string::vec) (with `std`) for a
+/// `Vec<Snowflake>`.
 ///
 /// ```
 /// use serde::{Deserialize, Serialize};

@@ -12,7 +12,7 @@ const DATACENTER_MASK: u64 = MAX_DATACENTER as u64;
 const MACHINE_MASK: u64 = MAX_MACHINE as u64;
 const SEQUENCE_MASK: u64 = MAX_SEQUENCE as u64;
 
-/// A Snowflake ID: a `u64` whose sign bit is clear. See [the bit layout](crate#the-bit-layout).
+/// A Snowflake ID: a `u64` whose sign bit is clear, laid out as [below](Snowflake#the-bit-layout).
 ///
 /// Every `Snowflake` is a valid ID: the constructors ([`compose`], [`FromStr`],
 /// [`TryFrom<u64>`], [`try_from_i64`](Snowflake::try_from_i64)) reject anything else.
@@ -32,6 +32,28 @@ const SEQUENCE_MASK: u64 = MAX_SEQUENCE as u64;
 /// `u8` datacenter and machine, `u16` sequence), as do [`Parts`] and the `MAX_*`
 /// constants; what goes into an ID ([`compose`], [`Generator::new`](crate::Generator::new))
 /// is taken as `u64`, so that nothing is truncated before it is checked.
+///
+/// # The bit layout
+///
+/// An ID is a `u64`, read from the most significant bit down:
+///
+/// ```text
+///  63 62                                     22 21   17 16   12 11          0
+/// +--+-----------------------------------------+-------+-------+-------------+
+/// | 0|  milliseconds since the Twitter epoch   |  dc   |machine|  sequence   |
+/// +--+-----------------------------------------+-------+-------+-------------+
+///  1                    41                        5       5          12
+/// ```
+///
+/// - the sign bit is always 0, so an ID is also a non-negative `i64`;
+/// - the timestamp counts milliseconds from [`TWITTER_EPOCH_MS`](crate::TWITTER_EPOCH_MS)
+///   (2010-11-04T01:42:54.657Z) up to [`MAX_TIMESTAMP_MS`](crate::MAX_TIMESTAMP_MS) (2080-07-10T17:30:30.208Z);
+/// - `dc` (datacenter) and `machine` (Twitter's "worker id") are the [`Identity`](crate::Identity)
+///   that issued the ID;
+/// - the sequence tells apart the IDs of one identity in one millisecond.
+///
+/// The layout's constants ([`TIMESTAMP_BITS`](crate::TIMESTAMP_BITS), [`TWITTER_EPOCH_MS`](crate::TWITTER_EPOCH_MS)
+/// and the rest) are this drawing as numbers, and [`Segment`] as data.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(transparent)]
 pub struct Snowflake(u64);
