@@ -1,5 +1,6 @@
 //! The JSON API: its answers' types and the handlers. The form's rules are in
-//! `form.rs`, the error answers in `error.rs`; the format's rules are the runtime's.
+//! `form.rs`, the reading of a query in `query.rs`, the error answers in `error.rs`; the
+//! format's rules are the runtime's.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -16,8 +17,9 @@ use snowflake_kit::input::parse_decimal;
 use crate::AppState;
 use crate::error::ApiError;
 use crate::error::Body;
-use crate::form::{Params, compose_form, decode_text};
+use crate::form::{compose_form, decode_text};
 use crate::issuer::IdentityJson;
+use crate::query::Params;
 
 /// The most IDs one `/v1/ids` request takes: a millisecond's worth.
 pub(crate) const MAX_COUNT: u64 = 4096;

@@ -1,12 +1,24 @@
 //! [`ApiError`]: every answer that is not a success, as one type that renders itself
-//! as JSON, `{"error": {"field", "message"}}`, with its status and headers.
+//! as JSON, `{"error": {"field", "message"}}`, with its status and headers; and
+//! [`FieldError`], the bad value a 400 names, which the form's rules give and the page
+//! shows beside its field.
 
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use crate::form::FieldError;
+use crate::issuer::Unavailable;
+
+/// A bad value: which field (its short key, or `id`), and the runtime's words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub(crate) struct FieldError {
+    /// The field: `ts`, `dc`, `machine`, `seq`, `id` or `count`.
+    #[schema(value_type = String)]
+    pub(crate) field: &'static str,
+    /// What is wrong, and what is allowed.
+    pub(crate) message: String,
+}
 
 /// Why a request was not answered with what it asked for.
 #[derive(Debug)]
@@ -121,8 +133,8 @@ impl IntoResponse for ApiError {
     }
 }
 
-impl From<crate::issuer::Unavailable> for ApiError {
-    fn from(why: crate::issuer::Unavailable) -> ApiError {
+impl From<Unavailable> for ApiError {
+    fn from(why: Unavailable) -> ApiError {
         ApiError::Unavailable(why.0)
     }
 }

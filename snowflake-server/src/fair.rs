@@ -18,8 +18,6 @@ use std::time::Duration;
 use snowflake_kit::{Clock, GenerateError};
 use tokio::sync::Mutex;
 
-use crate::issuer::Unavailable;
-
 /// How long a turn yields for the next millisecond before it falls back to the timer; and
 /// how long a batch lets single IDs go first, at most, before it takes its own.
 const SPIN: Duration = Duration::from_millis(2);
@@ -96,7 +94,7 @@ impl Queue {
         take: impl FnMut() -> Result<T, GenerateError>,
         check_wait: impl Fn(u64, u64, Duration) -> Result<(), GenerateError>,
         clock: &impl Clock,
-    ) -> Result<T, Unavailable> {
+    ) -> Result<T, GenerateError> {
         let lane = Lane {
             turn: &self.single_turn,
             tally: &self.singles,
@@ -109,13 +107,14 @@ impl Queue {
     /// `take` until it is done: it issues what it can at once and says
     /// [`GenerateError::WouldWait`] for the rest. Whether the clock has stalled meanwhile
     /// is the generator's to say (`check_wait`), which says so only of a clock that did
-    /// not reach the millisecond, never of a wait behind other requests.
+    /// not reach the millisecond, never of a wait behind other requests. Its errors are
+    /// the generator's, as they came: what they mean for a request is the issuer's to say.
     pub(crate) async fn issue<T>(
         &self,
         take: impl FnMut() -> Result<T, GenerateError>,
         check_wait: impl Fn(u64, u64, Duration) -> Result<(), GenerateError>,
         clock: &impl Clock,
-    ) -> Result<T, Unavailable> {
+    ) -> Result<T, GenerateError> {
         let lane = Lane {
             turn: &self.turn,
             tally: &self.batches,
@@ -142,12 +141,12 @@ impl Lane<'_> {
         mut take: impl FnMut() -> Result<T, GenerateError>,
         check_wait: impl Fn(u64, u64, Duration) -> Result<(), GenerateError>,
         clock: &impl Clock,
-    ) -> Result<T, Unavailable> {
+    ) -> Result<T, GenerateError> {
         let first = |tally: &Tally| tally.waiting() == 0;
         if first(self.tally) && self.yields_to.is_none_or(first) {
             match take() {
                 Err(GenerateError::WouldWait { .. }) => {}
-                other => return Ok(other?),
+                other => return other,
             }
         }
         let _leaves = self.tally.arrive();
@@ -176,7 +175,7 @@ impl Lane<'_> {
             yielding = None;
             let until_ms = match take() {
                 Err(GenerateError::WouldWait { until_ms }) => until_ms,
-                other => return Ok(other?),
+                other => return other,
             };
             let now_ms = clock.now_ms();
             let (started, from_ms) =
@@ -225,7 +224,7 @@ mod tests {
         queue: &Arc<Queue>,
         open: &Arc<AtomicBool>,
         calls: &Arc<AtomicUsize>,
-    ) -> tokio::task::JoinHandle<Result<(), Unavailable>> {
+    ) -> tokio::task::JoinHandle<Result<(), GenerateError>> {
         let (queue, open, calls) = (Arc::clone(queue), Arc::clone(open), Arc::clone(calls));
         tokio::spawn(async move {
             let take = || {
@@ -271,7 +270,7 @@ mod tests {
             "it took beside a single ID"
         );
         drop(single);
-        batch.await.unwrap().map_err(|e| e.0).unwrap();
+        batch.await.unwrap().unwrap();
         assert_eq!(calls.load(Ordering::SeqCst), 1);
     }
 
@@ -292,7 +291,6 @@ mod tests {
             .await
             .expect("the batch waited for a single ID that came after it began")
             .unwrap()
-            .map_err(|e| e.0)
             .unwrap();
         drop(later);
     }
@@ -312,7 +310,6 @@ mod tests {
             .await
             .expect("a single ID held the batch off for good")
             .unwrap()
-            .map_err(|e| e.0)
             .unwrap();
         assert!(started.elapsed() >= Duration::from_millis(50));
     }
@@ -354,7 +351,7 @@ mod tests {
             "it looked beside a single ID"
         );
         used_up.store(false, Ordering::SeqCst);
-        assert_eq!(single.await.unwrap().map_err(|e| e.0).unwrap(), 7);
+        assert_eq!(single.await.unwrap().unwrap(), 7);
         assert_eq!(queue.singles.waiting(), 0);
         // Dropped while it waits.
         used_up.store(true, Ordering::SeqCst);
@@ -375,6 +372,6 @@ mod tests {
         dropped.abort();
         let _ = dropped.await;
         assert_eq!(queue.singles.waiting(), 0);
-        batch.await.unwrap().map_err(|e| e.0).unwrap();
+        batch.await.unwrap().unwrap();
     }
 }

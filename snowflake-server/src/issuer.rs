@@ -70,7 +70,8 @@ impl Lease {
     }
 }
 
-/// Why no ID was issued, for a 503.
+/// Why no ID was issued, for a 503: no identity, a claim that waits, or the generator's
+/// error (as [`Queue`] passes it on) in words for the client.
 pub(crate) struct Unavailable(pub(crate) String);
 
 impl From<GenerateError> for Unavailable {
@@ -205,7 +206,8 @@ async fn fill(
             check_wait,
             clock,
         )
-        .await
+        .await?;
+    Ok(())
 }
 
 impl Issuer {
@@ -223,14 +225,15 @@ impl Issuer {
     /// goes on serving other requests.
     pub(crate) async fn next_id(&self, queue: &Queue) -> Result<Snowflake, Unavailable> {
         let source = self.source()?;
-        queue
+        let id = queue
             .issue_one(
                 || source.try_next_id_now(),
                 |from, until, waited| source.check_wait(from, until, waited),
                 // Both generators stamp IDs with it.
                 &SystemClock,
             )
-            .await
+            .await?;
+        Ok(id)
     }
 
     /// `out.len()` IDs, increasing; waits for the clock as `next_id` does, taking what
@@ -407,13 +410,14 @@ mod tests {
         generator: &Generator<C>,
         queue: &Queue,
     ) -> Result<Snowflake, Unavailable> {
-        queue
+        let id = queue
             .issue_one(
                 || generator.try_next_id_now(),
                 |from, until, waited| generator.check_wait(from, until, waited),
                 generator.clock(),
             )
-            .await
+            .await?;
+        Ok(id)
     }
 
     /// `out.len()` IDs through `queue`, waited for as `/v1/ids` waits.

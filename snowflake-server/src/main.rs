@@ -27,6 +27,7 @@ mod listen;
 mod metrics;
 mod openapi;
 mod page;
+mod query;
 
 use std::io::Write;
 use std::net::SocketAddr;

@@ -14,7 +14,8 @@ use base64::engine::general_purpose::STANDARD;
 use sha2::{Digest, Sha256};
 use snowflake_kit::{Field, Snowflake};
 
-use crate::form::{FieldError, compose_form, decode_text};
+use crate::error::FieldError;
+use crate::form::{compose_form, decode_text};
 
 /// HTML-escapes `text`, for values echoed into the page.
 fn escape(text: &str) -> String {

@@ -1,0 +1,45 @@
+//! A request's query, as the API reads it: each parameter given at most once, a repeated
+//! one an error that names it, rather than one of its values chosen in silence.
+
+use std::collections::HashMap;
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use snowflake_kit::Field;
+
+use crate::error::ApiError;
+
+/// A request's query parameters, each given at most once.
+pub(crate) struct Params(pub(crate) HashMap<String, String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Params {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Params, ApiError> {
+        params(parts.uri.query().unwrap_or("")).map(Params)
+    }
+}
+
+/// The query's parameters, or the first that is repeated.
+pub(crate) fn params(query: &str) -> Result<HashMap<String, String>, ApiError> {
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query)
+        .map_err(|e| ApiError::field("query", format!("the query string cannot be read: {e}")))?;
+    let mut params = HashMap::with_capacity(pairs.len());
+    for (name, value) in pairs {
+        if params.contains_key(&name) {
+            let times = query
+                .split('&')
+                .filter(|pair| pair.split('=').next() == Some(name.as_str()))
+                .count()
+                .max(2);
+            let message = format!("{name} is given {times} times; give it once");
+            return Err(match Field::from_key(&name) {
+                Some(field) => ApiError::field(field.key(), message),
+                None if name == "count" => ApiError::field("count", message),
+                None => ApiError::field("query", message),
+            });
+        }
+        params.insert(name, value);
+    }
+    Ok(params)
+}
