@@ -11,8 +11,11 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderValue, Method, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use snowflake_kit::Snowflake;
 use snowflake_kit::input::parse_decimal;
+use snowflake_kit::{Field, Snowflake};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ArrayBuilder, Schema};
+use utoipa::{PartialSchema, ToSchema};
 
 use crate::AppState;
 use crate::error::ApiError;
@@ -20,19 +23,24 @@ use crate::error::Body;
 use crate::form::{compose_form, decode_text};
 use crate::issuer::IdentityJson;
 use crate::query::Params;
+use crate::schema::{self, DcQuery, IdPath, MachineQuery, SeqQuery, TsQuery};
 
 /// The most IDs one `/v1/ids` request takes: a millisecond's worth.
-pub(crate) const MAX_COUNT: u64 = 4096;
+pub(crate) const MAX_COUNT: u64 = Field::Sequence.max() + 1;
 
 /// One ID with its parts, as compose and decode answer.
 #[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct IdJson {
     /// The ID, as a string of decimal digits (JSON numbers lose digits past 2^53).
     id: String,
+    #[schema(schema_with = schema::timestamp_ms)]
     timestamp_ms: u64,
     time: String,
+    #[schema(schema_with = schema::datacenter)]
     datacenter: u8,
+    #[schema(schema_with = schema::machine)]
     machine: u8,
+    #[schema(schema_with = schema::sequence)]
     sequence: u16,
     binary: String,
     /// The five segments, for the page's script: it renders them, knowing nothing of the format.
@@ -84,8 +92,17 @@ pub(crate) struct IdAnswer {
 #[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct IdsAnswer {
     /// The IDs, increasing, decimal digits.
-    #[schema(min_items = 1, max_items = 4096, inline)]
+    #[schema(schema_with = id_list)]
     ids: Vec<IdText>,
+}
+
+/// From 1 to [`MAX_COUNT`] IDs.
+fn id_list() -> ArrayBuilder {
+    ArrayBuilder::new()
+        .items(IdText::schema())
+        .min_items(Some(1))
+        .max_items(usize::try_from(MAX_COUNT).ok())
+        .description(Some("The IDs, increasing, decimal digits."))
 }
 
 /// An ID as a string of decimal digits.
@@ -93,49 +110,16 @@ pub(crate) struct IdsAnswer {
 #[schema(pattern = "^[0-9]{1,19}$")]
 pub(crate) struct IdText(String);
 
-/// `ts` in `/v1/compose`'s query: Unix ms in the format's range, or blank (now), as the
-/// form's rules read it ([`compose_form`]).
-struct TsQuery;
+/// `count` in `/v1/ids`' query: 1 to [`MAX_COUNT`].
+struct CountQuery;
 
-impl utoipa::PartialSchema for TsQuery {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        integer_or_blank(
-            snowflake_kit::TWITTER_EPOCH_MS,
-            snowflake_kit::MAX_TIMESTAMP_MS,
-        )
+impl PartialSchema for CountQuery {
+    fn schema() -> RefOr<Schema> {
+        schema::integer(1, MAX_COUNT).into()
     }
 }
 
-impl utoipa::ToSchema for TsQuery {}
-
-/// `seq` in `/v1/compose`'s query: a sequence number, or blank (0).
-struct SeqQuery;
-
-impl utoipa::PartialSchema for SeqQuery {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        integer_or_blank(0, snowflake_kit::MAX_SEQUENCE.into())
-    }
-}
-
-impl utoipa::ToSchema for SeqQuery {}
-
-/// An integer from `min` to `max`, or the empty text a form sends for a field left blank.
-fn integer_or_blank(min: u64, max: u64) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
-    OneOfBuilder::new()
-        .item(
-            ObjectBuilder::new()
-                .schema_type(Type::Integer)
-                .minimum(Some(min))
-                .maximum(Some(max)),
-        )
-        .item(
-            ObjectBuilder::new()
-                .schema_type(Type::String)
-                .max_length(Some(0)),
-        )
-        .into()
-}
+impl ToSchema for CountQuery {}
 
 /// Compose an ID from its four fields.
 #[utoipa::path(
@@ -143,9 +127,9 @@ fn integer_or_blank(min: u64, max: u64) -> utoipa::openapi::RefOr<utoipa::openap
     path = "/v1/compose",
     params(
         ("ts" = inline(Option<TsQuery>), Query,
-            description = "Unix ms (or RFC 3339 text, such as 2022-06-28T16:07:40.105Z); blank or left out: now"),
-        ("dc" = u8, Query, minimum = 0, maximum = 31, description = "datacenter id"),
-        ("machine" = u8, Query, minimum = 0, maximum = 31, description = "machine id"),
+            description = "Unix ms, or RFC 3339 text such as 2022-06-28T16:07:40.105Z; blank or left out: now"),
+        ("dc" = inline(DcQuery), Query, description = "datacenter id"),
+        ("machine" = inline(MachineQuery), Query, description = "machine id"),
         ("seq" = inline(Option<SeqQuery>), Query, description = "sequence; blank or left out: 0"),
     ),
     responses(
@@ -162,7 +146,7 @@ pub(crate) async fn compose(Params(params): Params) -> Result<Json<IdJson>, ApiE
 #[utoipa::path(
     get,
     path = "/v1/decode/{id}",
-    params(("id" = i64, Path, minimum = 0, description = "the ID, decimal digits")),
+    params(("id" = inline(IdPath), Path, description = "the ID, decimal digits")),
     responses(
         (status = 200, description = "the ID's parts", body = IdJson),
         (status = 400, description = "not an ID: what is wrong with it", body = Body),
@@ -253,7 +237,7 @@ fn count(params: &HashMap<String, String>) -> Result<u64, ApiError> {
 #[utoipa::path(
     get,
     path = "/v1/ids",
-    params(("count" = Option<u16>, Query, minimum = 1, maximum = 4096, description = "how many; left out: 1")),
+    params(("count" = inline(Option<CountQuery>), Query, description = "how many; left out: 1")),
     responses(
         (status = 200, description = "`count` new IDs, increasing", body = IdsAnswer),
         (status = 400, description = "a bad count", body = Body),

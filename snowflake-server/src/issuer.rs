@@ -8,6 +8,7 @@ use snowflake_kit::{Clock, GenerateError, Generator, Identity, Snowflake, System
 use snowflake_lease::{Choice, LeasedGenerator, State};
 
 use crate::fair::Queue;
+use crate::schema;
 
 /// The service's source of IDs.
 pub(crate) enum Issuer {
@@ -102,8 +103,10 @@ pub(crate) struct IdentityJson {
     #[schema(value_type = Option<String>)]
     choice: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = schema::datacenter)]
     datacenter: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = schema::machine)]
     machine: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
     state: Option<String>,

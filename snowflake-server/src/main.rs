@@ -28,6 +28,7 @@ mod metrics;
 mod openapi;
 mod page;
 mod query;
+mod schema;
 
 use std::io::Write;
 use std::net::SocketAddr;

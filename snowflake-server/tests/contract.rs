@@ -5,6 +5,11 @@ mod support;
 
 use std::process::Command;
 
+use serde_json::Value;
+use snowflake_kit::{
+    Field, MAX_SEQUENCE, MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339, Snowflake, TWITTER_EPOCH_MS,
+    TWITTER_EPOCH_RFC3339,
+};
 use support::Server;
 
 /// The description is OpenAPI 3, and names every route the server answers.
@@ -39,38 +44,141 @@ fn the_description_names_every_route() {
             "{route} is not described: {paths:?}"
         );
     }
-    // The ranges are the runtime's.
-    let count = &doc["paths"]["/v1/ids"]["get"]["parameters"][0]["schema"];
-    assert_eq!(
-        (count["minimum"].as_u64(), count["maximum"].as_u64()),
-        (Some(1), Some(4096))
-    );
-    // `ts` and `seq` in compose: the format's range, or blank, as the form reads them.
-    let compose = &doc["paths"]["/v1/compose"]["get"]["parameters"];
-    for (i, key, min, max) in [
-        (
-            0,
-            "ts",
-            snowflake_kit::TWITTER_EPOCH_MS,
-            snowflake_kit::MAX_TIMESTAMP_MS,
-        ),
-        (3, "seq", 0, snowflake_kit::MAX_SEQUENCE.into()),
-    ] {
-        let param = &compose[i];
-        assert_eq!(param["name"], key);
-        let [number, blank] = [&param["schema"]["oneOf"][0], &param["schema"]["oneOf"][1]];
-        assert_eq!(
-            (number["minimum"].as_u64(), number["maximum"].as_u64()),
-            (Some(min), Some(max)),
-            "{param}"
-        );
-        assert_eq!(
-            (blank["type"].as_str(), blank["maxLength"].as_u64()),
-            (Some("string"), Some(0))
-        );
-    }
     let body = &doc["components"]["schemas"]["Body"];
     assert!(body["properties"]["error"].is_object(), "{body}");
+}
+
+/// A parameter of an operation (a GET), by name.
+fn parameter<'a>(doc: &'a Value, path: &str, name: &str) -> &'a Value {
+    let parameters = doc["paths"][path]["get"]["parameters"].as_array().unwrap();
+    parameters
+        .iter()
+        .find(|parameter| parameter["name"] == name)
+        .unwrap_or_else(|| panic!("{path} has no {name}: {parameters:?}"))
+}
+
+/// The schemas of `schema.oneOf` of type `kind`.
+fn branches<'a>(schema: &'a Value, kind: &str) -> Vec<&'a Value> {
+    let branches = schema["oneOf"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{schema}"));
+    branches.iter().filter(|b| b["type"] == kind).collect()
+}
+
+/// `schema`'s minimum and maximum.
+fn range(schema: &Value) -> (Option<u64>, Option<u64>) {
+    (schema["minimum"].as_u64(), schema["maximum"].as_u64())
+}
+
+/// Every range in the description is the runtime's, wherever the field is: the query, the
+/// path, the answers.
+#[test]
+fn every_range_is_the_runtimes() {
+    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    let doc = server.get("/v1/openapi.json").json();
+    let of = |field: Field| (Some(field.min()), Some(field.max()));
+    // A millisecond's worth of IDs.
+    let most = u64::from(MAX_SEQUENCE) + 1;
+    let count = &parameter(&doc, "/v1/ids", "count")["schema"];
+    assert_eq!(range(count), (Some(1), Some(most)), "{count}");
+    let ids = &doc["components"]["schemas"]["IdsAnswer"]["properties"]["ids"];
+    assert_eq!(
+        (ids["minItems"].as_u64(), ids["maxItems"].as_u64()),
+        (Some(1), Some(most)),
+        "{ids}"
+    );
+    let id = &parameter(&doc, "/v1/decode/{id}", "id")["schema"];
+    assert_eq!(
+        range(id),
+        (Some(Snowflake::MIN.as_u64()), Some(Snowflake::MAX.as_u64())),
+        "{id}"
+    );
+    // dc and machine in compose: the field's range, and nothing else (no default).
+    for (key, field) in [("dc", Field::Datacenter), ("machine", Field::Machine)] {
+        let param = parameter(&doc, "/v1/compose", key);
+        assert_eq!(param["required"], true, "{param}");
+        assert_eq!(param["schema"]["type"], "integer", "{param}");
+        assert_eq!(range(&param["schema"]), of(field), "{param}");
+    }
+    // ts and seq: the field's range, or blank, as the form reads them.
+    for (key, field) in [("ts", Field::Timestamp), ("seq", Field::Sequence)] {
+        let schema = &parameter(&doc, "/v1/compose", key)["schema"];
+        let numbers = branches(schema, "integer");
+        assert_eq!(numbers.len(), 1, "{schema}");
+        assert_eq!(range(numbers[0]), of(field), "{schema}");
+        let blank = branches(schema, "string");
+        assert!(
+            blank.iter().any(|b| b["maxLength"].as_u64() == Some(0)),
+            "{schema}"
+        );
+    }
+    // The answers' fields.
+    let schemas = &doc["components"]["schemas"];
+    for (answer, key, field) in [
+        ("IdJson", "timestamp_ms", Field::Timestamp),
+        ("IdJson", "datacenter", Field::Datacenter),
+        ("IdJson", "machine", Field::Machine),
+        ("IdJson", "sequence", Field::Sequence),
+        ("IdentityJson", "datacenter", Field::Datacenter),
+        ("IdentityJson", "machine", Field::Machine),
+    ] {
+        let property = &schemas[answer]["properties"][key];
+        assert_eq!(range(property), of(field), "{answer}.{key}: {property}");
+    }
+}
+
+/// `ts` is described as the form reads it: Unix ms, RFC 3339 text in the format's range
+/// (a pattern, and the range and precision in words), or blank. What the words say the
+/// server reads, it reads.
+#[test]
+fn ts_is_described_as_the_form_reads_it() {
+    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    let doc = server.get("/v1/openapi.json").json();
+    let schema = &parameter(&doc, "/v1/compose", "ts")["schema"];
+    assert_eq!(
+        schema["oneOf"].as_array().map(Vec::len),
+        Some(3),
+        "{schema}"
+    );
+    let dates: Vec<_> = branches(schema, "string")
+        .into_iter()
+        .filter(|b| b["maxLength"].as_u64() != Some(0))
+        .collect();
+    let [date] = dates[..] else {
+        panic!("no one date form: {schema}")
+    };
+    let pattern = date["pattern"].as_str().expect("a pattern");
+    assert!(
+        pattern.starts_with('^') && pattern.ends_with('$'),
+        "{pattern}"
+    );
+    let words = date["description"].as_str().expect("a description");
+    for said in [
+        "RFC 3339",
+        TWITTER_EPOCH_RFC3339,
+        MAX_TIMESTAMP_RFC3339,
+        "whole milliseconds",
+    ] {
+        assert!(words.contains(said), "{said:?} is not in {words:?}");
+    }
+    let ts = |text: &str| {
+        let answer = server.get(&format!("/v1/compose?dc=1&machine=1&ts={text}"));
+        (answer.status, answer.json()["timestamp_ms"].as_u64())
+    };
+    // The ends of the range, the example the parameter gives, whole milliseconds only.
+    assert_eq!(ts(TWITTER_EPOCH_RFC3339), (200, Some(TWITTER_EPOCH_MS)));
+    assert_eq!(ts(MAX_TIMESTAMP_RFC3339), (200, Some(MAX_TIMESTAMP_MS)));
+    assert_eq!(
+        ts("2022-06-28T16:07:40.105Z"),
+        (200, Some(1_656_432_460_105))
+    );
+    assert_eq!(
+        ts("2022-06-28T16:07:40.105000Z"),
+        (200, Some(1_656_432_460_105))
+    );
+    assert_eq!(ts("2022-06-28T16:07:40.1051Z").0, 400);
+    assert_eq!(ts("2010-11-04T01:42:54.656Z").0, 400);
+    assert_eq!(ts("2080-07-10T17:30:30.209Z").0, 400);
 }
 
 /// schemathesis, every operation, every check: no 5xx, every answer as described.
