@@ -62,9 +62,10 @@
 //!
 //! `macros` ([`snowflake!`]) and `std` ([`Generator`], [`SystemClock`],
 //! [`Snowflake::system_time`]) by default; without `std` the crate is `no_std` and
-//! allocation-free. `serde`, `tokio`, and the database features `sqlx-postgres`,
-//! `sqlx-sqlite`, `postgres`, `diesel` and `diesel-sqlite` are described, with the major
-//! version of the crate each is for, in
+//! allocation-free. `serde`, `tokio`, the database features `sqlx-postgres`,
+//! `sqlx-sqlite`, `postgres`, `diesel`, `diesel-sqlite` and `sea-orm`, and `utoipa`,
+//! `schemars` (schemas), `async-graphql` (a scalar) and `arbitrary` (fuzzing inputs) are
+//! described, with the major version of the crate each is for, in
 //! [the README's table](https://github.com/snowflake-kit/snowflake-kit#features).
 #![no_std]
 #![deny(missing_docs)]

@@ -24,8 +24,9 @@
 //!
 //! `std` (default): [`Generator`], [`SystemClock`] and [`Snowflake::system_time`]; without
 //! it the crate is `no_std` and allocation-free. `serde` (with [`as_string`]), `tokio`, and
-//! the database features `sqlx-postgres`, `sqlx-sqlite`, `postgres`, `diesel` and
-//! `diesel-sqlite` are those of `snowflake-kit`, described in
+//! the database features `sqlx-postgres`, `sqlx-sqlite`, `postgres`, `diesel`,
+//! `diesel-sqlite` and `sea-orm`, and `utoipa`, `schemars`, `async-graphql` and
+//! `arbitrary`, are those of `snowflake-kit`, described in
 //! [its README's table](https://github.com/snowflake-kit/snowflake-kit#features).
 //!
 //! A negative BIGINT read as a [`Snowflake`] is an error naming the value
@@ -59,6 +60,13 @@ mod field;
 mod generator;
 mod identity;
 pub mod input;
+#[cfg(any(
+    feature = "utoipa",
+    feature = "schemars",
+    feature = "async-graphql",
+    feature = "arbitrary"
+))]
+mod integrations;
 mod rfc3339;
 mod segment;
 #[cfg(feature = "serde")]
@@ -68,7 +76,8 @@ mod snowflake;
     feature = "sqlx-postgres",
     feature = "sqlx-sqlite",
     feature = "postgres",
-    feature = "diesel"
+    feature = "diesel",
+    feature = "sea-orm"
 ))]
 mod sql;
 #[cfg(feature = "tokio")]

@@ -110,6 +110,55 @@ pub mod as_string {
         Snowflake::deserialize(deserializer)
     }
 
+    /// What [`serialize`] writes, as a regular expression (ECMA 262, as JSON Schema and
+    /// OpenAPI read one): the decimal digits of `0..=9223372036854775807`, with no sign and
+    /// no leading zero. Reading takes leading zeros too.
+    ///
+    /// ```
+    /// use snowflake_kit::as_string::PATTERN;
+    ///
+    /// // 0, up to 18 digits, then 19 digits no larger than 9223372036854775807.
+    /// assert!(PATTERN.starts_with("^(?:0|[1-9][0-9]{0,17}|[1-8][0-9]{18}|"));
+    /// assert!(PATTERN.ends_with("|922337203685477580[0-7])$"));
+    /// ```
+    pub const PATTERN: &str = "^(?:0|[1-9][0-9]{0,17}|[1-8][0-9]{18}|9[0-1][0-9]{17}\
+        |92[0-1][0-9]{16}|922[0-2][0-9]{15}|9223[0-2][0-9]{14}|92233[0-6][0-9]{13}\
+        |922337[0-1][0-9]{12}|92233720[0-2][0-9]{10}|922337203[0-5][0-9]{9}\
+        |9223372036[0-7][0-9]{8}|92233720368[0-4][0-9]{7}|922337203685[0-3][0-9]{6}\
+        |9223372036854[0-6][0-9]{5}|92233720368547[0-6][0-9]{4}|922337203685477[0-4][0-9]{3}\
+        |9223372036854775[0-7][0-9]{2}|922337203685477580[0-7])$";
+
+    /// The schema of an ID written by `as_string`, for a struct that derives one: a string
+    /// of decimal digits matching [`PATTERN`]. With feature `utoipa` it is a `ToSchema`,
+    /// named `SnowflakeString`; with `schemars`, a `JsonSchema`. Name it beside the serde
+    /// attribute, as `Option<SnowflakeString>` or `Vec<SnowflakeString>` for
+    /// [`option`] and [`vec`] (utoipa: `#[schema(value_type = ...)]`; schemars:
+    /// `#[schemars(with = "...")]`):
+    ///
+    /// ```text
+    /// #[serde(with = "snowflake_kit::as_string")]
+    /// #[schema(value_type = snowflake_kit::as_string::SnowflakeString)]
+    /// #[schemars(with = "snowflake_kit::as_string::SnowflakeString")]
+    /// id: Snowflake,
+    /// ```
+    ///
+    /// It has no values: it only names a schema.
+    ///
+    /// ```
+    /// # #[cfg(feature = "utoipa")] {
+    /// use snowflake_kit::as_string::{PATTERN, SnowflakeString};
+    /// use utoipa::PartialSchema;
+    ///
+    /// let schema = serde_json::to_value(SnowflakeString::schema())?;
+    /// assert_eq!(schema["type"], "string");
+    /// assert_eq!(schema["pattern"], PATTERN);
+    /// # }
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    #[cfg(any(feature = "utoipa", feature = "schemars"))]
+    #[derive(Debug, Clone, Copy)]
+    pub enum SnowflakeString {}
+
     /// A string of digits inside `serialize`'s callers' containers; reads as `Snowflake` does.
     struct Text(Snowflake);
 

@@ -7,5 +7,7 @@
 mod diesel_impl;
 #[cfg(feature = "postgres")]
 mod postgres_impl;
+#[cfg(feature = "sea-orm")]
+mod sea_orm_impl;
 #[cfg(any(feature = "sqlx-postgres", feature = "sqlx-sqlite"))]
 mod sqlx_impl;

@@ -1,0 +1,42 @@
+//! async-graphql: `Snowflake` is a scalar of its own, written as a string of decimal
+//! digits, since GraphQL's `Int` is 32 bits and a JavaScript client's numbers lose
+//! precision above 2^53. It reads such a string, or an integer where a client sends one;
+//! anything else is an error naming the value and saying what is allowed.
+
+use std::format;
+use std::string::ToString;
+
+use async_graphql::{InputValueError, InputValueResult, Number, Scalar, ScalarType, Value};
+
+use crate::Snowflake;
+
+/// A Snowflake ID (Twitter layout), as a string of decimal digits from "0" to
+/// "9223372036854775807": 41 bits of milliseconds since 2010-11-04T01:42:54.657Z, 5 of
+/// datacenter, 5 of machine, 12 of sequence. Read from such a string, or an integer.
+// No `is_valid`: its `false` is reported without the value, where `parse`'s error names it.
+#[Scalar(name = "Snowflake")]
+impl ScalarType for Snowflake {
+    fn parse(value: Value) -> InputValueResult<Self> {
+        match &value {
+            Value::String(text) => text.parse().map_err(|err| {
+                InputValueError::custom(format!("invalid snowflake id {text:?}: {err}"))
+            }),
+            Value::Number(number) => from_number(number).ok_or_else(|| {
+                InputValueError::custom(format!(
+                    "invalid snowflake id {number}: expected an integer in 0..={}",
+                    Snowflake::MAX
+                ))
+            }),
+            _ => Err(InputValueError::expected_type(value)),
+        }
+    }
+
+    fn to_value(&self) -> Value {
+        Value::String(self.to_string())
+    }
+}
+
+/// An integer in range; a float, a negative number or one past `Snowflake::MAX` is not.
+fn from_number(number: &Number) -> Option<Snowflake> {
+    number.as_u64().and_then(Snowflake::from_u64)
+}

@@ -1,0 +1,51 @@
+//! schemars: `Snowflake`'s JSON Schema is what serde writes, an integer (int64) in
+//! `0..=9223372036854775807`, in the definitions as `Snowflake`; `as_string::SnowflakeString`'s
+//! is the string `as_string` writes, its digits held by `as_string::PATTERN`.
+
+use std::borrow::Cow;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+
+use super::DESCRIPTION;
+use crate::Snowflake;
+
+/// An integer, format int64, from `Snowflake::MIN` to `Snowflake::MAX`.
+impl JsonSchema for Snowflake {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Snowflake")
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed("snowflake_kit::Snowflake")
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "integer",
+            "format": "int64",
+            "minimum": Snowflake::MIN.as_u64(),
+            "maximum": Snowflake::MAX.as_u64(),
+            "description": DESCRIPTION,
+        })
+    }
+}
+
+/// A string of decimal digits matching `PATTERN`.
+#[cfg(feature = "serde")]
+impl JsonSchema for crate::as_string::SnowflakeString {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SnowflakeString")
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed("snowflake_kit::as_string::SnowflakeString")
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "string",
+            "pattern": crate::as_string::PATTERN,
+            "description": std::format!("{DESCRIPTION}; as a string of decimal digits"),
+        })
+    }
+}
