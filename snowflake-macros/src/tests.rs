@@ -499,8 +499,15 @@ fn build_time_from_source_date_epoch() {
         build_time_from(Some("1656432460.5"), &now),
         Err("`ts` left out and `SOURCE_DATE_EPOCH` is \"1656432460.5\", not whole seconds since 1970".to_owned())
     );
-    assert!(build_time_from(Some("-1"), &now).is_err());
-    assert!(build_time_from(Some("18446744073709551615"), &now).is_err());
+    // Not whole seconds: a sign, and seconds whose milliseconds overflow `u64`.
+    for text in ["-1", "18446744073709551615"] {
+        assert_eq!(
+            build_time_from(Some(text), &now),
+            Err(format!(
+                "`ts` left out and `SOURCE_DATE_EPOCH` is \"{text}\", not whole seconds since 1970"
+            ))
+        );
+    }
     assert_eq!(
         build_time_from(Some("1000"), &now),
         Err("`ts` left out, so the build time (1970-01-01T00:16:40.000Z): timestamp 1000000 ms is out of range \
@@ -515,8 +522,14 @@ fn build_time_from_clock() {
         build_time_from(None, &At(1_656_432_460_105)),
         Ok(1_656_432_460_105)
     );
-    // A clock before 1970 reads as 0.
-    assert!(build_time_from(None, &At(0)).is_err());
+    // A clock before 1970 reads as 0: the build time is 1970's first millisecond, before
+    // the Twitter epoch, and the error says so.
+    assert_eq!(
+        build_time_from(None, &At(0)),
+        Err("`ts` left out, so the build time (1970-01-01T00:00:00.000Z): timestamp 0 ms is out of range \
+             1288834974657..=3487858230208 ms: it is before the Twitter epoch (2010-11-04T01:42:54.657Z)"
+            .to_owned())
+    );
 }
 
 #[test]
