@@ -868,7 +868,7 @@ mod on_tokios_timer {
         match generator.next_id_async().await {
             // As `try_next_id` judges it: past the tolerance plus the wait it expected.
             Err(GenerateError::ClockStalled { waited_ms }) => {
-                assert!(waited_ms >= 21, "{waited_ms}")
+                assert!(waited_ms >= 21, "{waited_ms}");
             }
             other => panic!("{other:?}"),
         }
