@@ -11,8 +11,8 @@ use loom::sync::atomic::{AtomicU64, Ordering};
 
 use crate::fence::Fence;
 use crate::{
-    Clock, ComposeError, GenerateError, Identity, MAX_SEQUENCE, MAX_TIMESTAMP_MS, SEQUENCE_BITS,
-    Snowflake, SystemClock, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS,
+    Clock, ComposeError, GenerateError, Identity, MAX_SEQUENCE, MAX_TIMESTAMP_DELTA,
+    MAX_TIMESTAMP_MS, SEQUENCE_BITS, Snowflake, SystemClock, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS,
 };
 
 /// Issues unique, increasing IDs for one datacenter and machine, up to 4,096 a millisecond.
@@ -270,8 +270,7 @@ impl<C: Clock> Generator<C> {
     /// back further than the tolerance, or stopped.
     #[inline]
     pub fn try_next_id(&self) -> Result<Snowflake, GenerateError> {
-        let (first, _) = self.reserve::<true>(1)?;
-        Ok(self.id(first))
+        self.next_one::<true>()
     }
 
     /// The next ID if it can be issued at once: never sleeps and never spins, for
@@ -301,8 +300,7 @@ impl<C: Clock> Generator<C> {
     /// wait for the clock; otherwise as `try_next_id`.
     #[inline]
     pub fn try_next_id_now(&self) -> Result<Snowflake, GenerateError> {
-        let (first, _) = self.reserve::<false>(1)?;
-        Ok(self.id(first))
+        self.next_one::<false>()
     }
 
     /// The next ID; see [`try_next_id`](Generator::try_next_id).
@@ -443,10 +441,55 @@ impl<C: Clock> Generator<C> {
         )
     }
 
+    /// One ID. The common case (the clock in the format's span and in a millisecond with
+    /// IDs left, no halt, no ceiling in the way) is decided by one test and one CAS, here
+    /// inlined into the caller; every other case, and a CAS that lost a race, goes to
+    /// [`reserve`](Generator::reserve), which judges it afresh. The reads and their orders
+    /// are those of `reserve`'s first round, so the two agree on every interleaving.
+    #[inline]
+    fn next_one<const WAIT: bool>(&self) -> Result<Snowflake, GenerateError> {
+        let now_ms = self.clock.now_ms();
+        // `next` first, with Acquire: a `resume` seen there brings the ceiling set before it.
+        let current = self.next.load(Ordering::Acquire);
+        let ceiling_ms = self.ceiling.load(Ordering::Acquire);
+        // Before the epoch, this wraps to past the span, and fails the test below.
+        let now = now_ms.wrapping_sub(TWITTER_EPOCH_MS);
+        let candidate = current.max(now << SEQUENCE_BITS);
+        // The candidate is in the clock's own millisecond: not ahead of it (a used-up
+        // millisecond, a clock stepped back), and not halted (the halt bit would put it
+        // far past); and that millisecond is within the span and under the ceiling.
+        if candidate >> SEQUENCE_BITS == now
+            && now <= MAX_TIMESTAMP_DELTA
+            && now_ms <= ceiling_ms
+            // Relaxed on success, Acquire on failure: as in `reserve`.
+            && self
+                .next
+                .compare_exchange_weak(current, candidate + 1, Ordering::Relaxed, Ordering::Acquire)
+                .is_ok()
+        {
+            return Ok(self.id(candidate));
+        }
+        self.next_one_slowly::<WAIT>(now_ms)
+    }
+
+    /// [`next_one`](Generator::next_one) outside its common case, on the clock reading
+    /// it took.
+    #[cold]
+    #[inline(never)]
+    fn next_one_slowly<const WAIT: bool>(&self, now_ms: u64) -> Result<Snowflake, GenerateError> {
+        let (first, _) = self.reserve_from::<WAIT>(1, now_ms)?;
+        Ok(self.id(first))
+    }
+
     /// The clock's reading as milliseconds since the epoch.
     #[inline]
     fn now(&self) -> Result<u64, GenerateError> {
-        let now_ms = self.clock.now_ms();
+        Self::since_epoch(self.clock.now_ms())
+    }
+
+    /// A clock reading (Unix ms) as milliseconds since the epoch, if an ID can carry it.
+    #[inline]
+    fn since_epoch(now_ms: u64) -> Result<u64, GenerateError> {
         if now_ms < TWITTER_EPOCH_MS {
             Err(GenerateError::ClockBeforeEpoch { now_ms })
         } else if now_ms > MAX_TIMESTAMP_MS {
@@ -461,7 +504,17 @@ impl<C: Clock> Generator<C> {
     /// clock when it has to if `WAIT`, and returns [`GenerateError::WouldWait`] if not.
     #[inline]
     fn reserve<const WAIT: bool>(&self, wanted: u64) -> Result<(u64, u64), GenerateError> {
-        let mut now = self.now()?;
+        self.reserve_from::<WAIT>(wanted, self.clock.now_ms())
+    }
+
+    /// [`reserve`](Generator::reserve) from a clock reading already taken, `now_ms`.
+    #[inline]
+    fn reserve_from<const WAIT: bool>(
+        &self,
+        wanted: u64,
+        now_ms: u64,
+    ) -> Result<(u64, u64), GenerateError> {
+        let mut now = Self::since_epoch(now_ms)?;
         // `next` first, with Acquire: a `resume` seen there brings the ceiling set
         // before it.
         let mut current = self.next.load(Ordering::Acquire);
