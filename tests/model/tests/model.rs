@@ -2,60 +2,17 @@
 //! two holders issue in one millisecond, and single changes to it either break that,
 //! with a counterexample, or show that the part they change does not carry it alone.
 //!
-//! Figures: `cargo test -p snowflake-lease-model -- --nocapture --test-threads 1`.
+//! Figures: `cargo test -p snowflake-lease-model -- --nocapture --test-threads 1`. The
+//! code's own durations, some 70 s more, are checked by `tests/code_durations.rs`, on
+//! demand only.
+
+mod check;
 
 use std::time::Instant;
 
+use check::holds;
 use snowflake_lease_model::{Bounds, INVARIANT, LAPSED, LeaseModel, Mutation};
-use stateright::{Checker, Expectation, HasDiscoveries, Model};
-
-/// Explores every state of `bounds`, asserts that none breaks the named `invariants`, that
-/// every coverage property happens, and that at least `floor` states were seen (a model
-/// that collapses explores fewer).
-fn holds(bounds: Bounds, mutation: Mutation, floor: usize, invariants: &[&'static str]) {
-    let start = Instant::now();
-    let model = LeaseModel::new(bounds, mutation);
-    let properties: Vec<_> = model
-        .properties()
-        .iter()
-        .map(|property| (property.expectation.clone(), property.name))
-        .collect();
-    let checker = model.checker().spawn_bfs().join();
-    println!(
-        "{mutation:?}, {} holders x {} grants, TTL {}, margin {}: {} states, depth {}, {:.1} s",
-        bounds.holders,
-        bounds.grants,
-        bounds.ttl,
-        bounds.margin,
-        checker.unique_state_count(),
-        checker.max_depth(),
-        start.elapsed().as_secs_f64()
-    );
-    assert!(checker.is_done(), "the check did not finish");
-    for name in invariants {
-        assert!(
-            properties.contains(&(Expectation::Always, name)),
-            "no invariant named {name:?}"
-        );
-    }
-    for (expectation, name) in properties {
-        let found = checker.discovery(name);
-        match expectation {
-            Expectation::Always if invariants.contains(&name) => {
-                if let Some(path) = found {
-                    panic!("{name}: counterexample\n{path}");
-                }
-            }
-            Expectation::Always => {}
-            _ => assert!(found.is_some(), "{name}: never happened"),
-        }
-    }
-    assert!(
-        checker.unique_state_count() >= floor,
-        "{} states, fewer than {floor}: has the model collapsed?",
-        checker.unique_state_count()
-    );
-}
+use stateright::{Checker, HasDiscoveries, Model};
 
 /// Explores `bounds` under `mutation` until `invariant` fails, asserts that it does, and
 /// prints a shortest counterexample.
@@ -127,19 +84,6 @@ fn three_holders() {
         Mutation::None,
         2_000_000,
         &[INVARIANT, LAPSED],
-    );
-}
-
-/// The code's own durations (TTL 10 s, window 2 s, margin 1 s), whose margin is under
-/// twice the skew: uniqueness alone. Some 90 s, so only on demand (`-- --ignored`).
-#[test]
-#[ignore = "about 90 s"]
-fn two_holders_at_the_code_durations() {
-    holds(
-        Bounds::code_durations(2, 2),
-        Mutation::None,
-        6_000_000,
-        &[INVARIANT],
     );
 }
 
