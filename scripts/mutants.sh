@@ -38,8 +38,11 @@ if [ "${1:-}" = --in-diff ]; then
 fi
 
 if [ "${1:-}" = --lease ]; then
+    # The etcd tests too: they are `#[ignore]`d for what they need, which nextest leaves out
+    # unless asked (`--run-ignored all`, as the test command's `--include-ignored`).
     exec cargo mutants --package snowflake-lease --file snowflake-lease/src/acquire.rs \
-        --file snowflake-lease/src/holder.rs --test-tool nextest "${exclude[@]}"
+        --file snowflake-lease/src/holder.rs --test-tool nextest "${exclude[@]}" \
+        -- --run-ignored all
 fi
 exec cargo mutants --package snowflake-runtime \
     --file snowflake-runtime/src/snowflake.rs --file snowflake-runtime/src/field.rs \

@@ -5,7 +5,10 @@
 # for the page's browser tests, Node's npm for axe-core, their accessibility audit, strace
 # for the command's write sizes, PostgreSQL for the database tests and libpq for diesel's
 # PostgreSQL connection, and schemathesis from PyPI for the HTTP contract), then runs every
-# test of the workspace.
+# test of the workspace. The tests that need one of those are `#[ignore = "needs etcd: ..."]`
+# in the code, so that a plain `cargo test` reports them ignored rather than passed; this
+# runs them too (`--include-ignored`), and run without what it needs, such a test fails,
+# saying what to install.
 #   bash scripts/test.sh              install what is missing, then test
 #   bash scripts/test.sh --deps-only  install what is missing, nothing else (used by .ci/run)
 # Debian or Ubuntu package names; elsewhere it says what to install.
@@ -40,8 +43,8 @@ if [ ${#missing[@]} -gt 0 ]; then
         # Without protoc or libpq the workspace does not build.
         command -v protoc >/dev/null 2>&1 || exit 1
         command -v pg_config >/dev/null 2>&1 || exit 1
-        # Without etcd, Chromium, strace or PostgreSQL those tests skip, each saying why;
-        # under CI that is a failure.
+        # Without etcd, Chromium, strace or PostgreSQL those tests fail, each saying what
+        # to install; under CI, stop here.
         [ "${CI:-}" != true ] || exit 1
     fi
 fi
@@ -65,11 +68,13 @@ axe=target/axe/node_modules/axe-core
 if ! grep -qs "\"version\": \"$axe_version\"" "$axe/package.json" || [ ! -f "$axe/axe.min.js" ]; then
     echo "installing axe-core $axe_version into target/axe"
     if ! npm install --prefix target/axe --no-audit --no-fund --no-save "axe-core@$axe_version" >/dev/null; then
-        echo "could not install axe-core with npm; the accessibility audit will skip" >&2
-        # Under CI a skipped audit is a failure.
+        echo "could not install axe-core with npm; the accessibility audit will fail" >&2
         [ "${CI:-}" != true ] || exit 1
     fi
 fi
 
 [ "${1:-}" = --deps-only ] && exit 0
-exec cargo test --workspace --all-features --locked
+# `--include-ignored` runs the tests ignored for what they need, installed above. No test is
+# ignored for another reason: a long check runs on demand from a target of its own
+# (tests/model's code_durations, `test = false`), never from here.
+exec cargo test --workspace --all-features --locked -- --include-ignored

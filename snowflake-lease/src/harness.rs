@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 /// ```no_run
 /// use snowflake_lease::harness::Etcd;
 ///
-/// let etcd = Etcd::start_or_skip("my test").expect("etcd");
+/// let etcd = Etcd::start();
 /// println!("etcd at {}", etcd.endpoint());
-/// let cluster = Etcd::cluster_or_skip("my test", 3, true).expect("etcd");
+/// let cluster = Etcd::cluster(3, true);
 /// println!("members at {}, CA in {}", cluster.endpoints(), cluster.ca().display());
 /// ```
 #[derive(Debug)]
@@ -39,43 +39,43 @@ struct Member {
 }
 
 impl Etcd {
-    /// Starts one member on plain HTTP, or, when the `etcd` binary is missing, says why
-    /// and returns `None` so that the test can skip. Under CI (`CI` set to `true`) a
-    /// missing etcd is a failure, never a skip.
+    /// Starts one member on plain HTTP.
+    ///
+    /// A test that needs etcd is marked `#[ignore = "needs etcd: ..."]` and run by the
+    /// test command with `--include-ignored`: run, it fails without etcd, saying what to
+    /// install; it never passes for having skipped.
     ///
     /// # Panics
     ///
-    /// When etcd is missing under CI, or does not become healthy in 20 s.
-    pub fn start_or_skip(test: &str) -> Option<Etcd> {
-        Etcd::cluster_or_skip(test, 1, false)
+    /// When the `etcd` binary is missing, or it does not become healthy in 20 s.
+    pub fn start() -> Etcd {
+        Etcd::cluster(1, false)
     }
 
     /// Starts `members` members as one cluster; with `tls`, their client URLs are
     /// `https://` and demand a client certificate signed by the cluster's own CA
     /// ([`ca`](Etcd::ca), [`client_cert`](Etcd::client_cert), [`client_key`](Etcd::client_key),
-    /// made with `openssl`). Skips as [`start_or_skip`](Etcd::start_or_skip) does.
+    /// made with `openssl`).
     ///
     /// # Panics
     ///
-    /// As [`start_or_skip`](Etcd::start_or_skip), and when `openssl` fails.
-    pub fn cluster_or_skip(test: &str, members: usize, tls: bool) -> Option<Etcd> {
-        Etcd::on_hosts_or_skip(test, members, tls, &[])
+    /// As [`start`](Etcd::start), and when `openssl` is missing or fails.
+    pub fn cluster(members: usize, tls: bool) -> Etcd {
+        Etcd::on_hosts(members, tls, &[])
     }
 
-    /// As [`cluster_or_skip`](Etcd::cluster_or_skip), the members also listening on
-    /// `hosts` (addresses of the test's own, such as one end of a veth pair).
+    /// As [`cluster`](Etcd::cluster), the members also listening on `hosts` (addresses
+    /// of the test's own, such as one end of a veth pair).
     ///
     /// # Panics
     ///
-    /// As [`cluster_or_skip`](Etcd::cluster_or_skip).
-    pub fn on_hosts_or_skip(test: &str, members: usize, tls: bool, hosts: &[&str]) -> Option<Etcd> {
-        if Command::new("etcd").arg("--version").output().is_err() {
-            let message = "etcd is not installed: `apt-get install etcd-server` (Debian, Ubuntu), \
-                           or run the README's test command, which installs it";
-            assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
-            eprintln!("skipped {test}: {message}");
-            return None;
-        }
+    /// As [`cluster`](Etcd::cluster).
+    pub fn on_hosts(members: usize, tls: bool, hosts: &[&str]) -> Etcd {
+        assert!(
+            Command::new("etcd").arg("--version").output().is_ok(),
+            "etcd is not installed: `apt-get install etcd-server` (Debian, Ubuntu), or run \
+             `bash scripts/test.sh`, which installs it"
+        );
         let dir = std::env::temp_dir().join(format!(
             "snowflake-lease-etcd-{}-{}",
             std::process::id(),
@@ -106,7 +106,7 @@ impl Etcd {
         for i in 0..etcd.members.len() {
             etcd.wait_healthy(i);
         }
-        Some(etcd)
+        etcd
     }
 
     /// The first member's client URL, `http://127.0.0.1:PORT` (or `https://`).
@@ -443,7 +443,7 @@ fn openssl(dir: &Path, args: &[&str]) {
         .args(args)
         .current_dir(dir)
         .output()
-        .expect("openssl runs (Debian: apt-get install openssl)");
+        .expect("openssl runs (`apt-get install openssl` on Debian, or `bash scripts/test.sh`)");
     assert!(
         output.status.success(),
         "openssl {args:?}: {}",

@@ -63,10 +63,9 @@ impl Puller {
 /// A follower dying costs no refusal; the leader dying costs at most the window. The
 /// holder keeps its lease and identity through both.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs etcd and openssl: bash scripts/test.sh installs them"]
 async fn a_holder_keeps_its_identity_through_a_follower_and_a_leader_dying() {
-    let Some(mut etcd) = Etcd::cluster_or_skip("member loss", 3, true) else {
-        return;
-    };
+    let mut etcd = Etcd::cluster(3, true);
     // The defaults: the window reserved ahead rides out an election.
     let options = options(10, 2000);
     let window = options.window;
@@ -119,10 +118,9 @@ async fn a_holder_keeps_its_identity_through_a_follower_and_a_leader_dying() {
 
 /// Each TLS mistake fails within the connect timeout, saying what it is.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs etcd and openssl: bash scripts/test.sh installs them"]
 async fn tls_mistakes_fail_in_time_naming_the_cause() {
-    let Some(etcd) = Etcd::cluster_or_skip("TLS mistakes", 1, true) else {
-        return;
-    };
+    let etcd = Etcd::cluster(1, true);
     let options = options(6, 1500);
     let read = |path: std::path::PathBuf| std::fs::read(path).unwrap();
     let endpoint = etcd.endpoint();
@@ -194,10 +192,9 @@ async fn tls_mistakes_fail_in_time_naming_the_cause() {
 /// A user allowed only on the prefix works, across many expiries of its token; a wrong
 /// password and a user without permission are refused, naming the user.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs etcd: bash scripts/test.sh installs it"]
 async fn auth_a_user_on_the_prefix_works_and_the_wrong_ones_are_refused() {
-    let Some(etcd) = Etcd::start_or_skip("auth") else {
-        return;
-    };
+    let etcd = Etcd::start();
     let options = options(3, 1000);
     etcd.enable_auth(
         &options.prefix,

@@ -1,7 +1,8 @@
 //! The page in a real browser: Debian's headless Chromium, driven through
 //! chromedriver's `WebDriver` API, under the page's Content-Security-Policy; the
-//! accessibility audit is axe-core's, run in the page. Missing, they skip saying why;
-//! under CI that fails.
+//! accessibility audit is axe-core's, run in the page. The tests are ignored by a plain
+//! `cargo test` (`needs Chromium ...`) and run by the test command with `--include-ignored`;
+//! run without what they need, they fail, saying what to install.
 
 mod support;
 
@@ -13,29 +14,21 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use support::{Server, get, post};
 
-/// Whether `program` runs; under CI its absence is a failure.
-fn available(program: &str, test: &str) -> bool {
-    if Command::new(program).arg("--version").output().is_ok() {
-        return true;
-    }
-    skip(
-        test,
-        &format!(
-            "{program} is not installed: `apt-get install chromium chromium-driver` (Debian), \
-             or run the README's test command, which installs them"
-        ),
-    )
-}
-
-/// Says why `test` is skipped, and skips it; under CI it fails instead.
-fn skip(test: &str, message: &str) -> bool {
-    assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
-    eprintln!("skipped {test}: {message}");
-    false
+/// Panics, saying what to install, when `program` does not run.
+fn require(program: &str) {
+    assert!(
+        Command::new(program).arg("--version").output().is_ok(),
+        "{program} is not installed: `apt-get install chromium chromium-driver` (Debian), or \
+         run `bash scripts/test.sh`, which installs them"
+    );
 }
 
 /// axe-core's browser bundle, where `scripts/test.sh` installs it (or `$AXE_CORE_JS`).
-fn axe_source(test: &str) -> Option<String> {
+///
+/// # Panics
+///
+/// When it is not there, saying how to install it.
+fn axe_source() -> String {
     let path = std::env::var("AXE_CORE_JS").unwrap_or_else(|_| {
         concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -43,19 +36,12 @@ fn axe_source(test: &str) -> Option<String> {
         )
         .to_owned()
     });
-    match std::fs::read_to_string(&path) {
-        Ok(source) => Some(source),
-        Err(e) => {
-            skip(
-                test,
-                &format!(
-                    "axe-core is not at {path} ({e}): run the README's test command, which \
-                     installs it with npm, or set AXE_CORE_JS to its axe.min.js"
-                ),
-            );
-            None
-        }
-    }
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "axe-core is not at {path} ({e}): run `bash scripts/test.sh`, which installs it with \
+             npm, or set AXE_CORE_JS to its axe.min.js"
+        )
+    })
 }
 
 /// The flags this machine's Chromium needs as root, without network, in a fresh profile.
@@ -103,7 +89,13 @@ struct Browser {
 
 impl Browser {
     /// A headless Chromium, with JavaScript or without.
+    ///
+    /// # Panics
+    ///
+    /// Without Chromium or chromedriver, saying what to install.
     fn start(javascript: bool) -> Browser {
+        require("chromium");
+        require("chromedriver");
         let port = TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -350,12 +342,8 @@ fn assert_in_line(before: &[[i64; 4]], after: &[[i64; 4]]) {
 }
 
 #[test]
+#[ignore = "needs Chromium and chromedriver: bash scripts/test.sh installs them"]
 fn without_javascript_the_form_is_rendered_by_the_server() {
-    if !available("chromium", "without_javascript")
-        || !available("chromedriver", "without_javascript")
-    {
-        return;
-    }
     let server = Server::start(&[]);
     let browser = Browser::start(false);
     browser.open(&format!(
@@ -417,12 +405,8 @@ fn without_javascript_the_form_is_rendered_by_the_server() {
 }
 
 #[test]
+#[ignore = "needs Chromium and chromedriver: bash scripts/test.sh installs them"]
 fn typing_updates_the_result_and_shows_errors_beside_their_field() {
-    if !available("chromium", "typing_updates_the_result")
-        || !available("chromedriver", "typing_updates_the_result")
-    {
-        return;
-    }
     let server = Server::start(&[]);
     let browser = Browser::start(true);
     browser.open(&format!(
@@ -521,14 +505,9 @@ fn typing_updates_the_result_and_shows_errors_beside_their_field() {
 }
 
 #[test]
+#[ignore = "needs Chromium, chromedriver and axe-core (npm): bash scripts/test.sh installs them"]
 fn axe_finds_no_accessibility_violation() {
-    let test = "axe_finds_no_accessibility_violation";
-    if !available("chromium", test) || !available("chromedriver", test) {
-        return;
-    }
-    let Some(axe) = axe_source(test) else {
-        return;
-    };
+    let axe = axe_source();
     let server = Server::start(&[]);
     let browser = Browser::start(true);
     let mut found = Vec::new();

@@ -183,14 +183,13 @@ fn ts_is_described_as_the_form_reads_it() {
 
 /// schemathesis, every operation, every check: no 5xx, every answer as described.
 #[test]
+#[ignore = "needs schemathesis (PyPI): bash scripts/test.sh installs it"]
 fn schemathesis_finds_nothing() {
-    if Command::new("st").arg("--version").output().is_err() {
-        let message = "schemathesis is not installed: `pip install schemathesis`, or run the \
-                       README's test command, which installs it";
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
-        eprintln!("skipped schemathesis_finds_nothing: {message}");
-        return;
-    }
+    assert!(
+        Command::new("st").arg("--version").output().is_ok(),
+        "schemathesis is not installed: `pip install schemathesis`, or run \
+         `bash scripts/test.sh`, which installs it"
+    );
     // With an identity: no 5xx at all. Without one, the ID endpoints answer the 503 the
     // description gives them, so there every check but "no server error" runs.
     for (args, exclude) in [

@@ -9,10 +9,9 @@ use snowflake_lease::harness::Etcd;
 use support::{Server, count_distinct, fetch_ids};
 
 #[test]
+#[ignore = "needs etcd: bash scripts/test.sh installs it"]
 fn four_auto_servers_hold_four_identities_and_never_repeat_an_id() {
-    let Some(etcd) = Etcd::start_or_skip("four_auto_servers_hold_four_identities") else {
-        return;
-    };
+    let etcd = Etcd::start();
     let endpoint = etcd.endpoint();
     let servers: Vec<Server> = (0..4)
         .map(|_| Server::start(&["--etcd", &endpoint, "--auto", "--lease-ttl", "3"]).ready())
@@ -79,10 +78,9 @@ fn four_auto_servers_hold_four_identities_and_never_repeat_an_id() {
 }
 
 #[test]
+#[ignore = "needs etcd: bash scripts/test.sh installs it"]
 fn readyz_turns_503_when_the_lease_is_lost() {
-    let Some(mut etcd) = Etcd::start_or_skip("readyz_turns_503_when_the_lease_is_lost") else {
-        return;
-    };
+    let mut etcd = Etcd::start();
     let endpoint = etcd.endpoint();
     let server = Server::start(&[
         "--etcd",
@@ -149,16 +147,14 @@ fn readyz_turns_503_when_the_lease_is_lost() {
 /// lets the claim finish and releases the identity, so the next holder gets it within
 /// seconds, not at the end of the 10 s TTL.
 #[test]
+#[ignore = "needs etcd: bash scripts/test.sh installs it"]
 fn a_stop_during_the_claim_releases_what_the_claim_took() {
     use snowflake_kit::{Clock, SystemClock};
     use snowflake_lease::{
         Claim, EtcdStore, Identity, LeaseOptions, LeasedGenerator, Reservation, Store,
     };
 
-    let Some(etcd) = Etcd::start_or_skip("a_stop_during_the_claim_releases_what_the_claim_took")
-    else {
-        return;
-    };
+    let etcd = Etcd::start();
     let endpoint = etcd.endpoint();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let identity = Identity::new(12, 12).unwrap();
@@ -211,13 +207,9 @@ fn a_stop_during_the_claim_releases_what_the_claim_took() {
 /// every server holds a machine of its own datacenter, and no ID repeats across them,
 /// though neither etcd knows of the other.
 #[test]
+#[ignore = "needs etcd: bash scripts/test.sh installs it"]
 fn two_datacenters_with_an_etcd_each_never_collide() {
-    let (Some(first), Some(second)) = (
-        Etcd::start_or_skip("two_datacenters: the first etcd"),
-        Etcd::start_or_skip("two_datacenters: the second etcd"),
-    ) else {
-        return;
-    };
+    let (first, second) = (Etcd::start(), Etcd::start());
     let fleet = |etcd: &Etcd, dc: &str| -> Vec<Server> {
         let endpoint = etcd.endpoint();
         (0..3)

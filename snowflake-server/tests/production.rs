@@ -22,10 +22,9 @@ fn text(path: &Path) -> String {
 /// pulling IDs: a follower dies, then the leader. Each server keeps its identity, IDs
 /// keep coming, none repeats.
 #[test]
+#[ignore = "needs etcd and openssl: bash scripts/test.sh installs them"]
 fn three_servers_ride_out_a_follower_and_the_leader_dying() {
-    let Some(mut etcd) = Etcd::cluster_or_skip("three servers on a TLS cluster", 3, true) else {
-        return;
-    };
+    let mut etcd = Etcd::cluster(3, true);
     let (endpoints, ca, cert, key) = (
         etcd.endpoints(),
         text(&etcd.ca()),
@@ -130,10 +129,9 @@ fn three_servers_ride_out_a_follower_and_the_leader_dying() {
 /// page, health and metrics work; the rest say what it waits for. When the holder
 /// leaves, it takes over.
 #[test]
+#[ignore = "needs etcd: bash scripts/test.sh installs it"]
 fn a_server_serves_while_it_waits_for_its_identity() {
-    let Some(etcd) = Etcd::start_or_skip("serve while waiting") else {
-        return;
-    };
+    let etcd = Etcd::start();
     let endpoint = etcd.endpoint();
     let fixed = [
         "--etcd",
@@ -194,10 +192,9 @@ fn a_server_serves_while_it_waits_for_its_identity() {
 
 /// A claim that fails for good still ends the server: exit 1, naming why.
 #[test]
+#[ignore = "needs etcd: bash scripts/test.sh installs it"]
 fn a_claim_wait_that_runs_out_exits_1() {
-    let Some(etcd) = Etcd::start_or_skip("claim wait runs out") else {
-        return;
-    };
+    let etcd = Etcd::start();
     let endpoint = etcd.endpoint();
     let fixed = [
         "--etcd",
@@ -228,10 +225,9 @@ fn a_claim_wait_that_runs_out_exits_1() {
 /// environment, works; a wrong password and a user without permission exit 1 naming
 /// it; so does a TLS mistake.
 #[test]
+#[ignore = "needs etcd and openssl: bash scripts/test.sh installs them"]
 fn auth_and_tls_failures_exit_1_naming_them() {
-    let Some(etcd) = Etcd::start_or_skip("auth") else {
-        return;
-    };
+    let etcd = Etcd::start();
     let prefix = "/snowflake-kit/v1/default";
     etcd.enable_auth(prefix, ("snowflake", "right"), ("stranger", "theirs"));
     let endpoint = etcd.endpoint();
@@ -282,9 +278,7 @@ fn auth_and_tls_failures_exit_1_naming_them() {
     }
     let _ = std::fs::remove_dir_all(dir);
 
-    let Some(tls) = Etcd::cluster_or_skip("TLS failures", 1, true) else {
-        return;
-    };
+    let tls = Etcd::cluster(1, true);
     let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
         .args([
             "--listen",

@@ -11,21 +11,20 @@ use support::pg::Pg;
 use support::{NEGATIVE_FIVE, edges, messages, time_range};
 use tokio_postgres::{Client, NoTls};
 
-/// A client of the shared server, kept alive by the `Arc`; `None` when skipped.
-async fn client(test: &str) -> Option<(Arc<Pg>, Client)> {
-    let pg = Pg::shared(test)?;
+/// A client of the shared server, kept alive by the `Arc`.
+async fn client() -> (Arc<Pg>, Client) {
+    let pg = Pg::shared();
     let (client, connection) = tokio_postgres::connect(&pg.url(), NoTls)
         .await
         .expect("connects");
     tokio::spawn(connection);
-    Some((pg, client))
+    (pg, client)
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
 async fn round_trips_the_edges_as_int8() {
-    let Some((_pg, client)) = client("round_trips_the_edges_as_int8").await else {
-        return;
-    };
+    let (_pg, client) = client().await;
     client
         .batch_execute("CREATE TEMP TABLE ids (id BIGINT PRIMARY KEY)")
         .await
@@ -45,10 +44,9 @@ async fn round_trips_the_edges_as_int8() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
 async fn refuses_columns_other_than_int8() {
-    let Some((_pg, client)) = client("refuses_columns_other_than_int8").await else {
-        return;
-    };
+    let (_pg, client) = client().await;
     let id = edges()[1];
     for sql in ["SELECT $1::int4", "SELECT $1::numeric", "SELECT $1::text"] {
         assert!(
@@ -66,10 +64,9 @@ async fn refuses_columns_other_than_int8() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
 async fn binds_slices_as_int8_arrays() {
-    let Some((_pg, client)) = client("binds_slices_as_int8_arrays").await else {
-        return;
-    };
+    let (_pg, client) = client().await;
     let row = client
         .query_one("SELECT $1::int8[]", &[&edges()])
         .await
@@ -78,10 +75,9 @@ async fn binds_slices_as_int8_arrays() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
 async fn null_is_none() {
-    let Some((_pg, client)) = client("null_is_none").await else {
-        return;
-    };
+    let (_pg, client) = client().await;
     client
         .batch_execute("CREATE TEMP TABLE replies (id BIGINT PRIMARY KEY, parent BIGINT)")
         .await
@@ -105,10 +101,9 @@ async fn null_is_none() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
 async fn orders_by_time_and_selects_a_time_range() {
-    let Some((_pg, client)) = client("orders_by_time_and_selects_a_time_range").await else {
-        return;
-    };
+    let (_pg, client) = client().await;
     let range = time_range();
     client
         .batch_execute("CREATE TEMP TABLE ids (id BIGINT PRIMARY KEY)")
@@ -141,10 +136,9 @@ async fn orders_by_time_and_selects_a_time_range() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
 async fn negative_is_an_error_naming_it() {
-    let Some((_pg, client)) = client("negative_is_an_error_naming_it").await else {
-        return;
-    };
+    let (_pg, client) = client().await;
     let row = client
         .query_one("SELECT -5::int8, ARRAY[1, -5]::int8[]", &[])
         .await

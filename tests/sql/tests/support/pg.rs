@@ -23,28 +23,35 @@ static SHARED: Mutex<Weak<Pg>> = Mutex::new(Weak::new());
 
 impl Pg {
     /// The server of this process, started if none runs; it stops when the last test
-    /// holding it lets go. `None`, after saying why, when `PostgreSQL` is not installed;
-    /// under CI (`CI=true`) that is a failure, never a skip.
-    pub(crate) fn shared(test: &str) -> Option<Arc<Pg>> {
+    /// holding it lets go.
+    ///
+    /// A test that needs it is marked `#[ignore = "needs PostgreSQL: ..."]` and run by the
+    /// test command with `--include-ignored`; run, it fails without `PostgreSQL`.
+    ///
+    /// # Panics
+    ///
+    /// As [`Pg::start`].
+    pub(crate) fn shared() -> Arc<Pg> {
         let mut shared = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(pg) = shared.upgrade() {
-            return Some(pg);
+            return pg;
         }
-        let pg = Arc::new(Pg::start_or_skip(test)?);
+        let pg = Arc::new(Pg::start());
         *shared = Arc::downgrade(&pg);
-        Some(pg)
+        pg
     }
 
-    /// Starts a server of its own, or says why it cannot (see [`Pg::shared`]).
-    pub(crate) fn start_or_skip(test: &str) -> Option<Pg> {
-        let Some(bin) = binaries() else {
-            let message = "PostgreSQL is not installed (no initdb and pg_ctl on PATH or in \
-                           /usr/lib/postgresql/*/bin): `apt-get install postgresql` (Debian, \
-                           Ubuntu), or run the README's test command, which installs it";
-            assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
-            eprintln!("skipped {test}: {message}");
-            return None;
-        };
+    /// Starts a server of its own.
+    ///
+    /// # Panics
+    ///
+    /// When `PostgreSQL` is not installed, saying what to install, or does not start.
+    pub(crate) fn start() -> Pg {
+        let bin = binaries().expect(
+            "PostgreSQL is not installed (no initdb and pg_ctl on PATH or in \
+             /usr/lib/postgresql/*/bin): `apt-get install postgresql` (Debian, Ubuntu), or run \
+             `bash scripts/test.sh`, which installs it",
+        );
         let port = free_port();
         let dir = std::env::temp_dir().join(format!("snowflake-pg-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a temporary directory");
@@ -87,7 +94,7 @@ impl Pg {
                 "-D", "data", "-l", "log", "-w", "-t", "60", "-o", &options, "start",
             ],
         );
-        Some(pg)
+        pg
     }
 
     /// `postgres://postgres@127.0.0.1:PORT/postgres`.
