@@ -397,7 +397,9 @@ impl FromStr for Snowflake {
         if s.is_empty() {
             return Err(ParseSnowflakeError::Empty);
         }
-        let mut value: u64 = 0;
+        // `None` once past 64 bits: the rest is still read, since a text with a character
+        // that is not a digit is no number at all, however many digits come first.
+        let mut value = Some(0_u64);
         // Byte by byte: decoding characters was a third of `snowflake decode`'s parsing.
         for (position, &byte) in s.as_bytes().iter().enumerate() {
             let digit = byte.wrapping_sub(b'0');
@@ -409,15 +411,13 @@ impl FromStr for Snowflake {
                     position,
                 });
             }
-            value = match value
-                .checked_mul(10)
-                .and_then(|v| v.checked_add(u64::from(digit)))
-            {
-                Some(v) => v,
-                None => return Err(ParseSnowflakeError::TooLarge),
-            };
+            value = value
+                .and_then(|v| v.checked_mul(10))
+                .and_then(|v| v.checked_add(u64::from(digit)));
         }
-        Snowflake::from_u64(value).ok_or(ParseSnowflakeError::TooLarge)
+        value
+            .and_then(Snowflake::from_u64)
+            .ok_or(ParseSnowflakeError::TooLarge)
     }
 }
 

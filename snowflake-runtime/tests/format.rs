@@ -380,12 +380,13 @@ fn order_follows_time() {
     assert!(early < late);
 }
 
-/// `Snowflake::from_str` as first written: a character at a time, checked arithmetic.
+/// `Snowflake::from_str` as first written: a character at a time, checked arithmetic; a
+/// character that is not a digit is named even after the digits before it passed 64 bits.
 fn parse_by_characters(text: &str) -> Result<Snowflake, ParseSnowflakeError> {
     if text.is_empty() {
         return Err(ParseSnowflakeError::Empty);
     }
-    let mut value: u64 = 0;
+    let mut value = Some(0_u64);
     for (position, character) in text.char_indices() {
         let Some(digit) = character.to_digit(10) else {
             return Err(ParseSnowflakeError::InvalidCharacter {
@@ -394,11 +395,38 @@ fn parse_by_characters(text: &str) -> Result<Snowflake, ParseSnowflakeError> {
             });
         };
         value = value
-            .checked_mul(10)
-            .and_then(|v| v.checked_add(u64::from(digit)))
-            .ok_or(ParseSnowflakeError::TooLarge)?;
+            .and_then(|v| v.checked_mul(10))
+            .and_then(|v| v.checked_add(u64::from(digit)));
     }
-    Snowflake::from_u64(value).ok_or(ParseSnowflakeError::TooLarge)
+    value
+        .and_then(Snowflake::from_u64)
+        .ok_or(ParseSnowflakeError::TooLarge)
+}
+
+/// Found by the fuzzer (fuzz/corpus/from_str/past-64-bits-then-a-semicolon): digits past 64
+/// bits and then a `;` were "too large", where the text is no number at all, as
+/// `Field::parse` says of it.
+#[test]
+fn parse_names_a_bad_character_after_digits_past_64_bits() {
+    let text = "0010000000000000000000000000100000000;42";
+    assert_eq!(
+        text.parse::<Snowflake>(),
+        Err(ParseSnowflakeError::InvalidCharacter {
+            character: ';',
+            position: 37,
+        })
+    );
+    assert_eq!(
+        "99999999999999999999999x".parse::<Snowflake>(),
+        Err(ParseSnowflakeError::InvalidCharacter {
+            character: 'x',
+            position: 23,
+        })
+    );
+    assert_eq!(
+        "99999999999999999999999".parse::<Snowflake>(),
+        Err(ParseSnowflakeError::TooLarge)
+    );
 }
 
 /// The segmented binary, by hand: `{:064b}` cut at 1, 42, 47 and 52.
