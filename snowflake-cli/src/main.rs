@@ -22,8 +22,13 @@
 //! stdout closed with `>&-`). A reader that leaves early (`| head -1`) ends the command
 //! quietly, with status 0 (or 2 for bad IDs reported).
 
+// Built by `cargo afl build` (scripts/fuzz.sh), the binary is decode's fuzz target.
+#![cfg_attr(fuzzing, allow(dead_code, unused_imports))]
+
 mod blocks;
 mod decode;
+#[cfg(any(test, fuzzing))]
+mod fuzz;
 mod input;
 mod messages;
 mod output;
@@ -176,6 +181,12 @@ impl From<io::Error> for Failure {
     }
 }
 
+#[cfg(fuzzing)]
+fn main() {
+    fuzz::main();
+}
+
+#[cfg(not(fuzzing))]
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -16,10 +16,15 @@
 //! endpoints and `/readyz` answer 503 saying what it waits for. SIGTERM or Ctrl-C:
 //! stop accepting, finish what is in flight, release the identity, exit 0.
 
+// Built by `cargo afl build` (scripts/fuzz.sh), the binary is the router's fuzz target.
+#![cfg_attr(fuzzing, allow(dead_code, unused_imports))]
+
 mod api;
 mod error;
 mod fair;
 mod form;
+#[cfg(any(test, fuzzing))]
+mod fuzz;
 mod hyper_errors;
 mod issuer;
 mod limits;
@@ -308,6 +313,12 @@ fn lease_options(
     Ok(options)
 }
 
+#[cfg(fuzzing)]
+fn main() {
+    fuzz::main();
+}
+
+#[cfg(not(fuzzing))]
 fn main() -> ExitCode {
     let args = match Args::try_parse() {
         Ok(args) => args,
