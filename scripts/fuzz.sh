@@ -59,7 +59,7 @@ binary() {
     esac
 }
 
-stat() { sed -n "s/^$2 *: //p" "$1"; }
+stat_of() { sed -n "s/^$2 *: //p" "$1"; }
 
 failed=()
 for target in "${targets[@]}"; do
@@ -75,10 +75,10 @@ for target in "${targets[@]}"; do
     crashes=$(find "$out/default/crashes" -type f ! -name README.txt | sort)
     hangs=$(find "$out/default/hangs" -type f | wc -l)
     printf '%s: %s execs in %s s (%s/s), edges %s of %s (bitmap %s), corpus %s, crashes %s, hangs %s\n' \
-        "$target" "$(stat "$stats" execs_done)" "$(stat "$stats" run_time)" \
-        "$(stat "$stats" execs_per_sec)" "$(stat "$stats" edges_found)" \
-        "$(stat "$stats" total_edges)" "$(stat "$stats" bitmap_cvg)" \
-        "$(stat "$stats" corpus_count)" "$(stat "$stats" saved_crashes)" "$hangs"
+        "$target" "$(stat_of "$stats" execs_done)" "$(stat_of "$stats" run_time)" \
+        "$(stat_of "$stats" execs_per_sec)" "$(stat_of "$stats" edges_found)" \
+        "$(stat_of "$stats" total_edges)" "$(stat_of "$stats" bitmap_cvg)" \
+        "$(stat_of "$stats" corpus_count)" "$(stat_of "$stats" saved_crashes)" "$hangs"
     # The kept inputs again through the plain build, which has what the fuzzing build
     # leaves out (proc-macro2's span locations: every error of the macro points into its
     # input).
@@ -98,12 +98,17 @@ for target in "${targets[@]}"; do
         merged=$out/merged
         mkdir -p "$out/all"
         cp "$corpus"/* "$out/default/queue"/id:* "$out/all/" 2>/dev/null || true
-        cargo afl cmin -i "$out/all" -o "$merged" -- "$(binary "$target")" >"$out/cmin.log" 2>&1
+        # An explicit map size: left to itself, cmin sizes the map of a small target to its
+        # edges and then sees none of them (AFL++ 4.40c).
+        AFL_MAP_SIZE=131072 cargo afl cmin -i "$out/all" -o "$merged" -- "$(binary "$target")" >"$out/cmin.log" 2>&1
         rm -f "$corpus"/*
         cp "$merged"/* "$corpus/"
-        # Names without AFL++'s colons, which some file systems refuse.
-        for file in "$corpus"/*; do
-            case "$file" in *:*) mv "$file" "$(echo "$file" | tr ':,' '_.')" ;; esac
+        # AFL++'s names (id:..., with colons, longer at each merge) become the content's
+        # hash; a name given by hand, such as a regression's, stays.
+        for file in "$corpus"/id[:_]*; do
+            [ -e "$file" ] || continue
+            hash=$(sha1sum "$file" | cut -c1-16)
+            mv "$file" "$corpus/$hash"
         done
         echo "$target: corpus minimized to $(ls "$corpus" | wc -l) files"
     fi
