@@ -40,7 +40,16 @@ plain_target=${CARGO_TARGET_DIR:-target}
 # Instrumented builds in a target directory of their own: `--cfg fuzzing` and the
 # instrumentation would otherwise rebuild the workspace's normal build each time.
 export CARGO_TARGET_DIR=target/afl
-cargo afl build --locked -p snowflake-kit-fuzz -p snowflake-cli -p snowflake-server
+# Only the packages of the targets asked for: the server's instrumented build (axum, tokio,
+# etcd-client) is most of a run's time.
+packages=(-p snowflake-kit-fuzz)
+for target in "${targets[@]}"; do
+    case "$target" in
+        decode) packages+=(-p snowflake-cli) ;;
+        server) packages+=(-p snowflake-server) ;;
+    esac
+done
+cargo afl build --locked "${packages[@]}"
 
 # The plain build of the targets of fuzz/, to replay what AFL++ keeps.
 CARGO_TARGET_DIR=$plain_target cargo build --locked -p snowflake-kit-fuzz
