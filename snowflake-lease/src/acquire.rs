@@ -9,6 +9,7 @@ use snowflake_runtime::Clock;
 use tokio::time::{Instant, sleep, timeout};
 
 use crate::error::LeaseError;
+use crate::events::event;
 use crate::options::{Choice, LeaseOptions, host_name};
 use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError};
 use crate::uptime;
@@ -172,6 +173,7 @@ async fn claim<S: Store, C: Clock>(
         if Instant::now() >= deadline {
             return Err(refused);
         }
+        event!(DEBUG, error = %refused, "claim refused: waiting");
         report(&refused);
         sleep((ttl / 20).max(Duration::from_millis(50))).await;
         // Our own lease must outlive the wait.
@@ -246,6 +248,7 @@ async fn wait_above<S: Store, C: Clock>(
     let (ttl, bound) = (options.ttl, options.max_clock_wait);
     // Bounded in real time too, for a clock that does not move.
     let deadline = Instant::now() + bound + Duration::from_secs(1);
+    let mut said = false;
     loop {
         let now_ms = clock.now_ms();
         if now_ms > hwm_ms {
@@ -258,6 +261,17 @@ async fn wait_above<S: Store, C: Clock>(
                 hwm_ms,
                 bound,
             });
+        }
+        if !said {
+            event!(
+                INFO,
+                datacenter = identity.datacenter(),
+                machine = identity.machine(),
+                wait_ms = hwm_ms - now_ms + 1,
+                hwm_ms,
+                "waiting for the clock to pass the high-water mark"
+            );
+            said = true;
         }
         sleep(Duration::from_millis(hwm_ms - now_ms + 1).min(ttl / 3)).await;
         within(ttl, store.keep_alive(lease)).await?;

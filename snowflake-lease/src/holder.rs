@@ -12,6 +12,7 @@ use tokio::time::{Instant, sleep};
 
 use crate::acquire::{Acquired, Trust, acquire, millis, valid_for, within};
 use crate::error::LeaseError;
+use crate::events::event;
 use crate::options::{Choice, LeaseOptions, OnLoss};
 use crate::status::{Loss, Shared, State};
 use crate::store::{LeaseId, Reservation, Store};
@@ -46,6 +47,9 @@ pub(crate) struct Holder<S: Store, C: Clock> {
     /// committed when a reservation finds the mark moved; any other mark was written by
     /// someone else, and fences this holder off.
     unanswered: Vec<u64>,
+    /// Store calls failed in a row: the first of a run is a `WARN` event, the rest
+    /// `DEBUG`, and the first answer after them says how many.
+    failing: u32,
 }
 
 /// Halts the generator if the task ends without a stop: cancelled, or its runtime shut
@@ -87,6 +91,7 @@ impl<S: Store, C: Clock> Holder<S, C> {
             pause: tick,
             trust,
             unanswered: Vec::new(),
+            failing: 0,
             options,
         };
         holder.publish();
@@ -108,6 +113,17 @@ impl<S: Store, C: Clock> Holder<S, C> {
                 continue;
             };
             self.shared.generator.halt();
+            let identity = self.shared.identity();
+            event!(
+                WARN,
+                datacenter = identity.datacenter(),
+                machine = identity.machine(),
+                loss = %loss,
+                reclaim = !matches!(loss, Loss::ClockAhead { .. })
+                    && self.options.on_loss == OnLoss::Reclaim,
+                "lease lost: issuing stopped"
+            );
+            let _ = identity;
             // Free it at once if the store still knows the lease.
             let _ = within(self.options.ttl, self.store.release(self.lease)).await;
             if matches!(loss, Loss::ClockAhead { .. }) {
@@ -137,22 +153,38 @@ impl<S: Store, C: Clock> Holder<S, C> {
                     _ = stop.changed() => return self.release().await,
                 };
                 match reclaimed {
-                    Ok(()) => break,
+                    Ok(()) => {
+                        event!(
+                            INFO,
+                            datacenter = identity.datacenter(),
+                            machine = identity.machine(),
+                            reserved_to_ms = self.hwm_ms,
+                            "identity reclaimed: issuing again"
+                        );
+                        break;
+                    }
                     // Retrying would fail the same way for as long as nobody steps in:
                     // said once, as a stop.
                     Err(e @ (LeaseError::ClockBehind { .. } | LeaseError::BadMark { .. })) => {
+                        event!(ERROR, error = %e, "the identity cannot be claimed again: stopped");
                         self.shared
                             .update(|s| s.state = State::Stopped(Loss::Unclaimable(e)));
                         return self.release_pending().await;
                     }
                     Err(e) => {
+                        backoff = (backoff * 2).min(self.options.ttl / 3);
+                        event!(
+                            WARN,
+                            error = %e,
+                            retry_in_ms = backoff.as_millis(),
+                            "reclaim failed"
+                        );
                         self.shared.update(|s| {
                             s.state = State::Reclaiming {
                                 loss: loss.clone(),
                                 retry: Some(e),
                             };
                         });
-                        backoff = (backoff * 2).min(self.options.ttl / 3);
                     }
                 }
             }
@@ -172,12 +204,14 @@ impl<S: Store, C: Clock> Holder<S, C> {
             let (sent, sent_at) = (uptime::now(), Instant::now());
             match within(call, self.store.keep_alive(self.lease)).await {
                 Ok(Some(granted)) => {
+                    self.answered();
                     self.valid_until = sent + valid_for(&self.options, granted);
                     self.next_keep_alive = sent_at + ttl / 3;
                 }
                 Ok(None) => return Err(Loss::LeaseGone),
                 // Silent or failing: try again soon; the lease runs out on its own.
-                Err(_) => {
+                Err(e) => {
+                    self.failed("keep-alive", &e.0, None);
                     self.next_keep_alive = Instant::now() + self.tick / 5;
                     self.pause = self.tick / 5;
                 }
@@ -205,6 +239,7 @@ impl<S: Store, C: Clock> Holder<S, C> {
                 .reserve(identity, self.lease, self.hwm_ms, reserve_ms);
             match within(call, reserve).await {
                 Ok(Reservation::Committed) => {
+                    self.answered();
                     self.hwm_ms = reserve_ms;
                     // Each asked to move the mark from where it no longer is: none can
                     // commit now.
@@ -224,7 +259,8 @@ impl<S: Store, C: Clock> Holder<S, C> {
                     });
                 }
                 // Try again soon; the ceiling stays where it is.
-                Err(_) => {
+                Err(e) => {
+                    self.failed("reservation", &e.0, Some(reserve_ms));
                     self.pause = self.tick / 5;
                     if self.unanswered.len() == UNANSWERED {
                         self.unanswered.remove(0);
@@ -235,6 +271,42 @@ impl<S: Store, C: Clock> Holder<S, C> {
         }
         self.publish();
         Ok(())
+    }
+
+    /// A store call failed: said at `WARN` if it is the first of a run.
+    #[cfg_attr(
+        not(feature = "tracing"),
+        expect(clippy::if_same_then_else, reason = "events are nothing without the feature")
+    )]
+    fn failed(&mut self, call: &'static str, error: &str, mark_ms: Option<u64>) {
+        if self.failing == 0 {
+            event!(
+                WARN,
+                call,
+                error,
+                mark_ms,
+                "store call failed; trying again (more failures in a row at debug level)"
+            );
+        } else {
+            event!(
+                DEBUG,
+                call,
+                error,
+                mark_ms,
+                failures = self.failing + 1,
+                "store call failed"
+            );
+        }
+        let _ = (call, error, mark_ms);
+        self.failing = self.failing.saturating_add(1);
+    }
+
+    /// A store call answered: after failures, said once.
+    fn answered(&mut self) {
+        if self.failing > 0 {
+            event!(INFO, failures = self.failing, "the store answers again");
+            self.failing = 0;
+        }
     }
 
     /// Sets the generator's ceiling: the committed HWM, and never past the lease's end,
@@ -272,6 +344,7 @@ impl<S: Store, C: Clock> Holder<S, C> {
         ))
         .await?;
         self.lease = acquired.lease;
+        self.failing = 0;
         self.hwm_ms = acquired.hwm_ms;
         self.valid_until = acquired.valid_until;
         self.next_keep_alive = Instant::now() + self.options.ttl / 3;
@@ -299,6 +372,14 @@ impl<S: Store, C: Clock> Holder<S, C> {
     /// Stops issuing and revokes the lease, and one a cut-short reclaim left granted.
     async fn release(self) {
         self.shared.generator.halt();
+        let identity = self.shared.identity();
+        event!(
+            INFO,
+            datacenter = identity.datacenter(),
+            machine = identity.machine(),
+            "identity released"
+        );
+        let _ = identity;
         let shared = Arc::clone(&self.shared);
         self.release_pending().await;
         shared.update(|s| s.state = State::Released);

@@ -13,6 +13,7 @@ use tokio::task::JoinHandle;
 
 use crate::acquire::{Trust, acquire};
 use crate::error::LeaseError;
+use crate::events::event;
 use crate::holder::Holder;
 use crate::options::{Choice, LeaseOptions};
 use crate::status::{Shared, State, Status};
@@ -150,6 +151,7 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
         options.check()?;
         let store = Arc::new(store);
         let mut trust = Trust::default();
+        let started = tokio::time::Instant::now();
         // Boxed: the claim's store calls make a large future for every caller to hold.
         let acquired = Box::pin(acquire(
             &*store,
@@ -161,6 +163,18 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
             report,
         ))
         .await?;
+        event!(
+            INFO,
+            datacenter = acquired.identity.datacenter(),
+            machine = acquired.identity.machine(),
+            above_ms = acquired.floor_ms,
+            reserved_to_ms = acquired.hwm_ms,
+            waited_ms = started.elapsed().as_millis(),
+            ttl_s = options.ttl.as_secs(),
+            window_ms = options.window.as_millis(),
+            "identity claimed"
+        );
+        let _ = started;
         let generator = Generator::for_identity_with_clock(acquired.identity, clock);
         // Nothing at or below the HWM, even if the clock steps back later.
         generator.raise_floor(acquired.floor_ms);

@@ -67,6 +67,7 @@ mod acquire;
 mod config;
 mod error;
 mod etcd;
+mod events;
 #[cfg(feature = "harness")]
 pub mod harness;
 mod holder;

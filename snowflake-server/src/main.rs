@@ -8,11 +8,13 @@
 //!                   [--lease-ttl SECONDS] [--claim-wait SECONDS]
 //!                   [--etcd-ca FILE [--etcd-cert FILE --etcd-key FILE]]
 //!                   [--etcd-user NAME (--etcd-password-file FILE | $SNOWFLAKE_ETCD_PASSWORD)]]
+//!                  [--log-format auto|text|json]
 //! ```
 //!
-//! Bad flags: one line on stderr, exit status 2. A port in use, an unreachable etcd,
-//! a TLS or auth failure, an identity not claimed in time: one line naming it, exit
-//! status 1. The server answers from the start; while it claims its identity, the ID
+//! Every flag also from the environment (`--lease-ttl` from `SNOWFLAKE_LEASE_TTL`, ...).
+//! Bad flags: one line on stderr, exit status 2. Events on stderr, text or JSON lines,
+//! filtered by `RUST_LOG`. A port in use, an unreachable etcd, a TLS or auth failure, an
+//! identity not claimed in time: an ERROR event naming it, exit status 1. The server answers from the start; while it claims its identity, the ID
 //! endpoints and `/readyz` answer 503 saying what it waits for. SIGTERM or Ctrl-C:
 //! stop accepting, finish what is in flight, release the identity, exit 0.
 
@@ -29,6 +31,7 @@ mod hyper_errors;
 mod issuer;
 mod limits;
 mod listen;
+mod logging;
 mod metrics;
 mod openapi;
 mod page;
@@ -52,54 +55,72 @@ use crate::issuer::{Issuer, Lease};
 use crate::metrics::Metrics;
 
 /// Serve the Snowflake ID page and an ID service.
+///
+/// Every flag can come from the environment instead: `--lease-ttl` from
+/// `SNOWFLAKE_LEASE_TTL`, and so on (shown in `--help`); a flag given beats its variable.
 #[derive(Parser, Debug)]
 #[command(name = "snowflake-server", version, max_term_width = 100)]
 struct Args {
     /// The address to listen on.
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    #[arg(
+        long,
+        env = "SNOWFLAKE_LISTEN",
+        value_name = "ADDR",
+        default_value = "127.0.0.1:8080"
+    )]
     listen: String,
     /// Datacenter id, 0..=31: of a fixed identity (with --machine), or the datacenter
     /// to lease any free machine of (with --etcd and --auto).
-    #[arg(long, value_name = "N")]
+    #[arg(long, env = "SNOWFLAKE_DC", value_name = "N")]
     dc: Option<String>,
     /// Machine id, 0..=31: of a fixed identity (with --dc).
-    #[arg(long, value_name = "N")]
+    #[arg(long, env = "SNOWFLAKE_MACHINE", value_name = "N")]
     machine: Option<String>,
     /// Lease the identity from etcd: its members, comma-separated, all http://host:port
     /// or all https://host:port.
-    #[arg(long, value_name = "URL[,URL...]")]
+    #[arg(long, env = "SNOWFLAKE_ETCD", value_name = "URL[,URL...]")]
     etcd: Option<String>,
     /// The CA certificate (PEM) that https:// members are verified against.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, env = "SNOWFLAKE_ETCD_CA", value_name = "FILE")]
     etcd_ca: Option<String>,
     /// A client certificate (PEM) for members that demand mutual TLS (with --etcd-key).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, env = "SNOWFLAKE_ETCD_CERT", value_name = "FILE")]
     etcd_cert: Option<String>,
     /// The client certificate's private key (PEM) (with --etcd-cert).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, env = "SNOWFLAKE_ETCD_KEY", value_name = "FILE")]
     etcd_key: Option<String>,
     /// The etcd user, for clusters with auth enabled; its password comes from
     /// --etcd-password-file or the environment variable SNOWFLAKE_ETCD_PASSWORD.
     #[expect(clippy::doc_markdown, reason = "--help shows it as written")]
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, env = "SNOWFLAKE_ETCD_USER", value_name = "NAME")]
     etcd_user: Option<String>,
     /// A file holding the etcd user's password (one line).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, env = "SNOWFLAKE_ETCD_PASSWORD_FILE", value_name = "FILE")]
     etcd_password_file: Option<String>,
     /// The key prefix in etcd [default: /snowflake-kit/v1/default].
-    #[arg(long, value_name = "P")]
+    #[arg(long, env = "SNOWFLAKE_ETCD_PREFIX", value_name = "P")]
     etcd_prefix: Option<String>,
     /// Lease any free identity of all 1,024 (with --etcd), or with --dc any free machine
     /// of that datacenter.
-    #[arg(long)]
+    #[arg(long, env = "SNOWFLAKE_AUTO", value_parser = clap::builder::BoolishValueParser::new())]
     auto: bool,
     /// The lease's time to live, in seconds (with --etcd) [default: 10].
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, env = "SNOWFLAKE_LEASE_TTL", value_name = "SECONDS")]
     lease_ttl: Option<String>,
     /// How long to wait for a fixed identity, or a machine of --dc, to come free (with
     /// --etcd), in seconds; 0 fails at once [default: 30].
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, env = "SNOWFLAKE_CLAIM_WAIT", value_name = "SECONDS")]
     claim_wait: Option<String>,
+    /// How events are written to stderr (which ones: RUST_LOG, default info).
+    #[expect(clippy::doc_markdown, reason = "--help shows it as written")]
+    #[arg(
+        long,
+        env = "SNOWFLAKE_LOG_FORMAT",
+        value_name = "FORMAT",
+        value_enum,
+        default_value = "auto"
+    )]
+    log_format: logging::LogFormat,
 }
 
 /// What the handlers share.
@@ -336,6 +357,9 @@ fn main() -> ExitCode {
         Ok(plan) => plan,
         Err(Usage(message)) => return fail(2, &message),
     };
+    if let Err(message) = logging::init(args.log_format) {
+        return fail(2, &message);
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -345,7 +369,11 @@ fn main() -> ExitCode {
     };
     match runtime.block_on(serve(listen, plan)) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => fail(1, &message),
+        // An event, as everything after the start is: one line, JSON for a collector.
+        Err(message) => {
+            tracing::error!("{message}");
+            ExitCode::from(1)
+        }
     }
 }
 
@@ -391,6 +419,8 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+    let local = listener.local_addr().map_err(|e| e.to_string())?;
+    started(local, &plan);
     // How long a claim in flight at a stop signal may go on: its wait for the clock to
     // pass the high-water mark, and a second.
     let (issuer, lease) = match plan {
@@ -419,7 +449,6 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
         ),
         None => (Duration::ZERO, None),
     };
-    let local = listener.local_addr().map_err(|e| e.to_string())?;
     // A closed stdout is no reason to panic.
     let _ = writeln!(
         std::io::stdout(),
@@ -454,6 +483,7 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
             Some(failed)
         }
         () = stop.wait() => {
+            tracing::info!(drain_s = DRAIN.as_secs(), "stop signal: draining the requests in flight");
             let _ = stopping.send(());
             drain(&mut serving, &mut stop).await;
             None
@@ -472,7 +502,53 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
         abort.abort();
     }
     state.issuer.release().await;
+    if failed.is_none() {
+        tracing::info!("stopped");
+    }
     failed.map_or(Ok(()), Err)
+}
+
+/// The start-up event: where it listens, which identity, and from what store (its
+/// members, the user's name if any; never a password or a key).
+fn started(local: SocketAddr, plan: &Plan) {
+    match plan {
+        Plan::None => tracing::info!(
+            address = %local,
+            identity = "none",
+            "listening: no identity, the ID endpoints answer 503 (--dc N --machine N, or --etcd)"
+        ),
+        Plan::Fixed(identity) => tracing::info!(
+            address = %local,
+            identity = "fixed",
+            datacenter = identity.datacenter(),
+            machine = identity.machine(),
+            "listening"
+        ),
+        Plan::Leased { config, options } => {
+            let (datacenter, machine) = match options.choice {
+                snowflake_lease::Choice::Auto => (None, None),
+                snowflake_lease::Choice::Datacenter(dc) => (Some(dc), None),
+                snowflake_lease::Choice::Fixed(identity) => {
+                    (Some(identity.datacenter()), Some(identity.machine()))
+                }
+            };
+            tracing::info!(
+                address = %local,
+                identity = issuer::choice_name(options.choice),
+                datacenter,
+                machine,
+                store = "etcd",
+                members = %config.endpoints().join(","),
+                tls = config.is_tls(),
+                user = config.user(),
+                prefix = %options.prefix,
+                ttl_s = options.ttl.as_secs(),
+                window_ms = options.window.as_millis(),
+                claim_wait_s = options.claim_wait.as_secs(),
+                "listening; claiming the identity"
+            );
+        }
+    }
 }
 
 /// In-flight requests finish within the drain time; a half-sent one does not hold the

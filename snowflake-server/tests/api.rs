@@ -4,7 +4,7 @@ mod support;
 
 use std::process::Command;
 
-use support::{Server, count_distinct, fetch_ids};
+use support::{Server, count_distinct, error_event, fetch_ids};
 
 const REFERENCE_BINARY: &str =
     "0 00000000000000000000000000000001111101000 00001 00001 000000000000";
@@ -619,6 +619,90 @@ fn bad_etcd_access_flags_are_one_line_and_exit_2() {
     }
 }
 
+/// Every flag has its variable, `--lease-ttl` `SNOWFLAKE_LEASE_TTL` and so on, named in
+/// `--help`, read by the same rules, and beaten by the flag when both are given.
+#[test]
+fn every_flag_comes_from_its_environment_variable_too() {
+    let help = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    let flags: Vec<&str> = help
+        .split_whitespace()
+        .filter(|word| word.starts_with("--") && word.len() > 2)
+        .map(|word| word.trim_end_matches([',', '.', ')', ':']))
+        .filter(|flag| !["--help", "--version"].contains(flag))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert!(flags.len() >= 14, "{flags:?}");
+    for flag in flags {
+        let variable = format!("SNOWFLAKE_{}", flag[2..].replace('-', "_").to_uppercase());
+        assert!(
+            help.contains(&format!("[env: {variable}")),
+            "{flag}: no {variable} in\n{help}"
+        );
+    }
+
+    let env_usage = |env: &[(&str, &str)], message: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
+            .envs(env.iter().copied())
+            .env_remove("SNOWFLAKE_ETCD_PASSWORD")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{env:?}: {stderr}");
+        assert!(
+            stderr.starts_with(&format!("error: {message}")),
+            "{env:?}: {stderr}"
+        );
+    };
+    env_usage(
+        &[("SNOWFLAKE_DC", "32"), ("SNOWFLAKE_MACHINE", "1")],
+        "--dc: datacenter 32 is out of range 0..=31 (5 bits)",
+    );
+    env_usage(
+        &[("SNOWFLAKE_LISTEN", "nonsense")],
+        "invalid --listen \"nonsense\"",
+    );
+    env_usage(
+        &[("SNOWFLAKE_AUTO", "true")],
+        "--auto is about an identity leased from etcd: it needs --etcd URL",
+    );
+    env_usage(
+        &[
+            ("SNOWFLAKE_ETCD", "http://127.0.0.1:2379"),
+            ("SNOWFLAKE_AUTO", "1"),
+            ("SNOWFLAKE_LEASE_TTL", "0"),
+        ],
+        "--lease-ttl 0 is out of range: expected whole seconds in 1..=3600",
+    );
+    env_usage(
+        &[("SNOWFLAKE_LOG_FORMAT", "xml")],
+        "invalid value 'xml' for '--log-format",
+    );
+
+    // The flag beats its variable: `Server` gives --listen 127.0.0.1:0 and --machine 5.
+    let server = Server::start_with_env(
+        &["--machine", "5"],
+        &[
+            ("SNOWFLAKE_LISTEN", "nonsense"),
+            ("SNOWFLAKE_DC", "3"),
+            ("SNOWFLAKE_MACHINE", "40"),
+        ],
+    );
+    let identity = server.get("/v1/identity").json();
+    assert_eq!(
+        (
+            identity["datacenter"].as_u64(),
+            identity["machine"].as_u64()
+        ),
+        (Some(3), Some(5)),
+        "{identity}"
+    );
+}
+
 /// Runs the server with `args`: exit status 2 and one line, starting with `message`.
 fn usage(args: &[&str], message: &str) {
     let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
@@ -644,10 +728,10 @@ fn a_port_in_use_and_a_silent_etcd_exit_1_naming_them() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8(out.stderr).unwrap();
+    let message = error_event(&out.stderr);
     assert!(
-        stderr.starts_with(&format!("error: cannot listen on {addr}")),
-        "{stderr}"
+        message.starts_with(&format!("cannot listen on {addr}")),
+        "{message}"
     );
     let free = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -659,12 +743,12 @@ fn a_port_in_use_and_a_silent_etcd_exit_1_naming_them() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8(out.stderr).unwrap();
+    let message = error_event(&out.stderr);
     assert!(
-        stderr.starts_with(&format!(
-            "error: cannot reach etcd at http://127.0.0.1:{free} (giving up after 5s): "
+        message.starts_with(&format!(
+            "cannot reach etcd at http://127.0.0.1:{free} (giving up after 5s): "
         )),
-        "{stderr}"
+        "{message}"
     );
 }
 

@@ -20,12 +20,26 @@ impl Server {
 
     /// As `start`, with environment variables set.
     pub(crate) fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
+        Server::spawn(args, env, Stdio::inherit())
+    }
+
+    /// As `start_with_env`, its stderr (the log) written to `log`.
+    pub(crate) fn start_logging(
+        args: &[&str],
+        env: &[(&str, &str)],
+        log: &std::path::Path,
+    ) -> Server {
+        let file = std::fs::File::create(log).expect("a log file");
+        Server::spawn(args, env, Stdio::from(file))
+    }
+
+    fn spawn(args: &[&str], env: &[(&str, &str)], stderr: Stdio) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
             .args(["--listen", "127.0.0.1:0"])
             .args(args)
             .envs(env.iter().copied())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
             .expect("the server starts");
         let mut line = String::new();
@@ -234,4 +248,17 @@ fn unchunk(mut body: &str) -> String {
         body = &rest[size + 2..];
     }
     out
+}
+
+/// The message of the one ERROR event in a server's stderr (JSON lines, as it writes
+/// them when stderr is not a terminal), after checking that every line is JSON.
+pub(crate) fn error_event(stderr: &[u8]) -> String {
+    let stderr = std::str::from_utf8(stderr).expect("UTF-8");
+    let events: Vec<serde_json::Value> = stderr
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line:?}")))
+        .collect();
+    let errors: Vec<&serde_json::Value> = events.iter().filter(|e| e["level"] == "ERROR").collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    errors[0]["message"].as_str().expect("a message").to_owned()
 }
