@@ -116,7 +116,8 @@ async fn steps<S: Store, C: Clock>(
             valid_until,
         }),
         Reservation::NotOwner => Err(LeaseError::Lost { identity }),
-        // Nothing of ours can have moved it yet.
+        // Nothing of ours can have moved it yet (a store that asks two members answers a
+        // run that found the other's write as unanswered, not as this).
         Reservation::Moved { hwm_ms: found_ms } => Err(LeaseError::MarkMoved {
             identity,
             expected_ms: floor_ms,

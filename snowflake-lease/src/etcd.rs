@@ -35,6 +35,8 @@ pub struct EtcdStore {
     endpoint: String,
     /// The TTL each lease was granted with: a keep-alive renews it to that.
     ttls: Arc<Mutex<HashMap<i64, Duration>>>,
+    /// How long a call that may run twice waits before asking the next member too.
+    hedge: Duration,
 }
 
 /// A client for each member, and the one calls go to now.
@@ -161,7 +163,7 @@ impl EtcdStore {
             prefix: options.prefix.clone(),
             reason,
         };
-        // HTTP/2 pings find a half-open connection within a third of the TTL. Without a
+        // HTTP/2 pings find a half-open connection within two thirds of the TTL. Without a
         // leader, a member refuses at once rather than holding the request: the holder
         // tries again, on the next member.
         let mut connect_options = etcd_client::ConnectOptions::new()
@@ -188,6 +190,8 @@ impl EtcdStore {
             prefix: options.prefix.clone(),
             endpoint: endpoint.clone(),
             ttls: Arc::default(),
+            // The holder bounds a call by a third of the lesser of the TTL and 1.5 windows.
+            hedge: HEDGE.min(options.ttl.min(options.window * 3 / 2) / 9),
         };
         // Ask something, so that a dead address fails here, and read the prefix, so that
         // a user who may not fails here too: each member in turn, until one answers.
@@ -214,12 +218,13 @@ impl EtcdStore {
                 Ok(Err(e)) if is_denied(&e) => return Err(denied(cause(&e))),
                 // With TLS 1.3 a member that wants a client certificate says so only by
                 // closing the connection after the handshake.
+                // (Said, and the other members tried: this one may merely be down.)
                 Ok(Err(e)) if config.tls && config.client_pem.is_none() => {
-                    return Err(unreachable(format!(
+                    reasons.push(format!(
                         "{}; a member that demands a client certificate closes the connection \
                          like this: give one (with_client_pem)",
                         cause(&e)
-                    )));
+                    ));
                 }
                 Ok(Err(e)) => reasons.push(cause(&e)),
                 Err(_) => reasons.push("no answer".to_owned()),
@@ -243,7 +248,7 @@ impl EtcdStore {
     }
 
     /// As [`call`](EtcdStore::call), and if the member has not answered within
-    /// [`HEDGE`], the same call to the next member too: the first answer wins, and the
+    /// the hedge delay (at most [`HEDGE`]), the same call to the next member too: the first answer wins, and the
     /// next calls go to the member that gave it. For calls that may run twice: a
     /// keep-alive, a read, a revoke, an unclaim; and a reservation, a compare-and-set
     /// whose second run finds the mark it asks for already there, an answer that is not
@@ -276,25 +281,34 @@ impl EtcdStore {
             biased;
             // Run once: whatever it says is the answer.
             result = &mut asked => return result,
-            () = tokio::time::sleep(HEDGE) => {}
+            () = tokio::time::sleep(self.hedge) => {}
         }
         event!(DEBUG, op, member = %self.members.endpoints[second], "etcd asked again, of another member");
         let mut again = Box::pin(self.attempt(op, second, &call));
-        // The first settled answer; an unsettled one only if the other run's is one too.
+        // The first settled answer; an unsettled one only if the other run's is one too;
+        // an answer about the request (no such lease) at once.
         let (answer, by) = tokio::select! {
             biased;
             result = &mut asked => match result {
                 Ok(answer) if settled(&answer) => (answer, first),
                 Ok(answer) => (other(again.await, answer, &settled)?, second),
-                Err(_) => (again.await?, second),
+                Err(e) if answered(&e) => return Err(e),
+                // The failed run may have run all the same: an unsettled answer from
+                // the other is no answer.
+                Err(e) => (settle(again.await, &settled, &e)?, second),
             },
             result = &mut again => match result {
                 Ok(answer) if settled(&answer) => (answer, second),
                 Ok(answer) => (other(asked.await, answer, &settled)?, first),
-                Err(_) => (asked.await?, first),
+                Err(e) if answered(&e) => return Err(e),
+                Err(e) => (settle(asked.await, &settled, &e)?, first),
             },
         };
-        self.members.current.store(by, Ordering::Relaxed);
+        // To the member that answered, unless a failure elsewhere moved them already.
+        let _ =
+            self.members
+                .current
+                .compare_exchange(first, by, Ordering::Relaxed, Ordering::Relaxed);
         Ok(answer)
     }
 
@@ -358,9 +372,28 @@ fn other<T>(
     }
 }
 
+/// The other run's answer, after one run failed with `failed`: a settled one, or an
+/// error (the failed run may have run, so an unsettled answer is no answer).
+fn settle<T>(
+    result: Result<T, etcd_client::Error>,
+    settled: &impl Fn(&T) -> bool,
+    failed: &etcd_client::Error,
+) -> Result<T, etcd_client::Error> {
+    match result {
+        Ok(answer) if settled(&answer) => Ok(answer),
+        Ok(_) => Err(etcd_client::Error::Internal(format!(
+            "asked of two members: one failed ({failed}), the other found what it was to \
+             write already there: unanswered"
+        ))),
+        Err(e) => Err(e),
+    }
+}
+
 /// How long a call that may run twice waits for its member before asking the next one
 /// too: well above an answer's usual time on a loaded machine (tens of ms), well below
 /// the holder's bound on a call (half the window).
+/// Less with a small window: a third of the holder's bound, so that the second run has
+/// time to answer.
 const HEDGE: Duration = Duration::from_millis(200);
 
 /// Says so when a call is dropped before its answer (the holder's bound on it), and
@@ -709,5 +742,27 @@ mod tests {
         let silent = Err(etcd_client::Error::InvalidArgs("timed out".to_owned()));
         let error = other(silent, moved.clone(), &settled).unwrap_err();
         assert!(error.to_string().contains("unanswered"), "{error}");
+    }
+
+    /// One run failed (it may have committed all the same): the other's settled answer
+    /// is the answer; its finding the mark there is no answer at all.
+    #[test]
+    fn after_a_failed_run_only_a_settled_answer_counts() {
+        let new_ms = 1_796_000_000_000;
+        let moved = Reservation::Moved { hwm_ms: new_ms };
+        let settled = |answer: &Reservation| *answer != moved;
+        let failed = etcd_client::Error::InvalidArgs("leader changed".to_owned());
+        assert_eq!(
+            settle(Ok(Reservation::Committed), &settled, &failed).unwrap(),
+            Reservation::Committed
+        );
+        let other_mark = Reservation::Moved { hwm_ms: new_ms - 1 };
+        assert_eq!(
+            settle(Ok(other_mark.clone()), &settled, &failed).unwrap(),
+            other_mark
+        );
+        let error = settle(Ok(moved.clone()), &settled, &failed).unwrap_err();
+        assert!(error.to_string().contains("unanswered"), "{error}");
+        assert!(error.to_string().contains("leader changed"), "{error}");
     }
 }

@@ -43,7 +43,8 @@ pub(crate) struct Holder<S: Store, C: Clock> {
     pause: Duration,
     trust: Trust,
     /// The marks this lease asked for whose answers never came (a timeout, a dropped
-    /// connection): any of them may have been committed. Only these are taken as
+    /// connection, a call asked of two members of which one failed and the other found
+    /// the mark there): any of them may have been committed. Only these are taken as
     /// committed when a reservation finds the mark moved; any other mark was written by
     /// someone else, and fences this holder off.
     unanswered: Vec<u64>,
@@ -276,7 +277,10 @@ impl<S: Store, C: Clock> Holder<S, C> {
     /// A store call failed: said at `WARN` if it is the first of a run.
     #[cfg_attr(
         not(feature = "tracing"),
-        expect(clippy::if_same_then_else, reason = "events are nothing without the feature")
+        expect(
+            clippy::if_same_then_else,
+            reason = "events are nothing without the feature"
+        )
     )]
     fn failed(&mut self, call: &'static str, error: &str, mark_ms: Option<u64>) {
         if self.failing == 0 {
