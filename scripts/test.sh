@@ -4,8 +4,9 @@
 # certificates, iproute2 for the partition test's network namespace, Chromium and chromedriver
 # for the page's browser tests, Node's npm for axe-core, their accessibility audit, strace
 # for the command's write sizes, PostgreSQL for the database tests and libpq for diesel's
-# PostgreSQL connection, and schemathesis from PyPI for the HTTP contract), then runs every
-# test of the workspace. The tests that need one of those are `#[ignore = "needs etcd: ..."]`
+# PostgreSQL connection, podman and runc for the container image, systemd-analyze for the
+# unit, schemathesis and kubernetes-validate from PyPI for the HTTP contract and the
+# Kubernetes manifests), then runs every test of the workspace. The tests that need one of those are `#[ignore = "needs etcd: ..."]`
 # in the code, so that a plain `cargo test` reports them ignored rather than passed; this
 # runs them too (`--include-ignored`), and run without what it needs, such a test fails,
 # saying what to install.
@@ -30,6 +31,11 @@ command -v ip >/dev/null 2>&1 || missing+=(iproute2)
 { ls /usr/lib/postgresql/*/bin/initdb /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 ||
     { command -v initdb && command -v pg_ctl; } >/dev/null 2>&1; } || missing+=(postgresql)
 command -v pg_config >/dev/null 2>&1 || missing+=(libpq-dev)
+# The container image's test (snowflake-server/tests/deploy.rs): podman builds it, runc runs
+# it (crun cannot set resource limits on our machines); and the systemd unit's check.
+command -v podman >/dev/null 2>&1 || missing+=(podman)
+command -v runc >/dev/null 2>&1 || missing+=(runc)
+command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
 
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
@@ -56,6 +62,17 @@ if ! command -v st >/dev/null 2>&1; then
         python3 -m pip install --quiet --disable-pip-version-check schemathesis >/dev/null
     else
         echo "missing schemathesis: \`pip install schemathesis\` (needs Python 3 and pip)" >&2
+        [ "${CI:-}" != true ] || exit 1
+    fi
+fi
+
+# kubernetes-validate, the Kubernetes schemas offline, for deploy/kubernetes/.
+if ! command -v kubernetes-validate >/dev/null 2>&1; then
+    if command -v python3 >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1; then
+        echo "installing kubernetes-validate (PyPI)"
+        python3 -m pip install --quiet --disable-pip-version-check kubernetes-validate >/dev/null
+    else
+        echo "missing kubernetes-validate: \`pip install kubernetes-validate\` (needs Python 3 and pip)" >&2
         [ "${CI:-}" != true ] || exit 1
     fi
 fi
