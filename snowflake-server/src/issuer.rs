@@ -75,8 +75,44 @@ impl Lease {
 /// error (as [`Queue`] passes it on) in words for the client.
 pub(crate) struct Unavailable(pub(crate) String);
 
+/// At most once per second: `due(second)` is true for the first call of each second.
+struct OncePerSecond(std::sync::atomic::AtomicU64);
+
+impl OncePerSecond {
+    const fn new() -> OncePerSecond {
+        OncePerSecond(std::sync::atomic::AtomicU64::new(u64::MAX))
+    }
+
+    fn due(&self, second: u64) -> bool {
+        self.0.swap(second, std::sync::atomic::Ordering::Relaxed) != second
+    }
+}
+
+/// A `WARN` event for a refusal that is the clock's doing, once a second at most, however
+/// many requests a clock stepped far back refuses.
+fn clock_refusal(e: &GenerateError) {
+    static SAID: OncePerSecond = OncePerSecond::new();
+    static STARTED: OnceLock<std::time::Instant> = OnceLock::new();
+    let second = STARTED
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs();
+    if SAID.due(second) {
+        tracing::warn!(error = %e, "the clock: IDs refused (said at most once a second)");
+    }
+}
+
 impl From<GenerateError> for Unavailable {
     fn from(e: GenerateError) -> Unavailable {
+        if matches!(
+            e,
+            GenerateError::ClockMovedBackwards { .. }
+                | GenerateError::ClockStalled { .. }
+                | GenerateError::ClockBeforeEpoch { .. }
+                | GenerateError::ClockAfterMax { .. }
+        ) {
+            clock_refusal(&e);
+        }
         let reason = match e {
             GenerateError::Halted => "the identity's lease was lost; claiming it again".to_owned(),
             GenerateError::AboveCeiling { .. } => {
@@ -384,6 +420,17 @@ mod tests {
     use std::sync::atomic::{AtomicU64, Ordering};
 
     use super::*;
+
+    #[test]
+    fn a_clock_refusal_is_said_once_a_second() {
+        let said = OncePerSecond::new();
+        let seconds = [0, 0, 0, 1, 1, 5, 5, 5, 6];
+        let due: Vec<bool> = seconds.iter().map(|&s| said.due(s)).collect();
+        assert_eq!(
+            due,
+            [true, false, false, true, false, true, false, false, true]
+        );
+    }
     use snowflake_kit::fence::Fence;
 
     /// 2022-06-28T16:07:40.105Z.
