@@ -157,6 +157,19 @@ fn servers_issue_again_within_a_second_and_a_half_of_a_new_leader_on_a_busy_mach
             assert!(all.insert(id.clone()), "a duplicate: {id}");
         }
     }
+    // What the servers said: JSON lines, a move to another member when theirs went, and
+    // no lease lost (the window rode out every election).
+    for i in 0..3 {
+        let log = std::fs::read_to_string(logs.join(format!("server-{i}.log"))).unwrap();
+        let events: Vec<serde_json::Value> = log
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+            .collect();
+        let said = |message: &str| events.iter().filter(|e| e["message"] == message).count();
+        assert!(said("etcd calls move to another member") > 0, "server {i}");
+        assert_eq!(said("lease lost: issuing stopped"), 0, "server {i}");
+        assert_eq!(said("identity claimed"), 1, "server {i}");
+    }
     if !late.is_empty() {
         println!("logs kept in {}", logs.display());
     }
