@@ -262,11 +262,13 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
         })
     }
 
-    /// Whether a wait for the clock counts as a stalled clock; see [`Generator::check_wait`].
+    /// Whether a wait for the clock counts as a stalled clock, as `Generator::check_wait`
+    /// says: for a caller with a timer queue of its own (the server's), hidden as that is.
     ///
     /// # Errors
     ///
-    /// As [`Generator::check_wait`].
+    /// As `Generator::check_wait`.
+    #[doc(hidden)]
     pub fn check_wait(
         &self,
         from_ms: u64,
