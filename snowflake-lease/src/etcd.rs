@@ -285,6 +285,10 @@ impl EtcdStore {
         }
         event!(DEBUG, op, member = %self.members.endpoints[second], "etcd asked again, of another member");
         let mut again = Box::pin(self.attempt(op, second, &call));
+        // Bound again after `again`, so dropped before it if both are given up: the first
+        // member's watch moves the calls to the second, then the second's to the third
+        // (the other order would leave them on the second, which hung too).
+        let mut asked = asked;
         // The first settled answer; an unsettled one only if the other run's is one too;
         // an answer about the request (no such lease) at once.
         let (answer, by) = tokio::select! {
