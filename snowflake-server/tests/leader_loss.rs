@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 use snowflake_lease::harness::Etcd;
-use support::{Server, get, ids_in};
+use support::{Server, get, ids_in, tls_auto_args};
 
 /// How long past the new leader a server may still refuse.
 const PAST_LEADER: Duration = Duration::from_millis(1500);
@@ -95,35 +95,15 @@ struct Round {
     until: Instant,
 }
 
-fn text(path: &Path) -> String {
-    path.to_str().unwrap().to_owned()
-}
-
 #[test]
 #[ignore = "needs etcd and openssl: bash scripts/test.sh installs them"]
 fn servers_issue_again_within_a_second_and_a_half_of_a_new_leader_on_a_busy_machine() {
     let mut etcd = Etcd::cluster(3, true);
     let logs = std::env::temp_dir().join(format!("snowflake-leader-loss-{}", std::process::id()));
     std::fs::create_dir_all(&logs).unwrap();
-    let (endpoints, ca, cert, key) = (
-        etcd.endpoints(),
-        text(&etcd.ca()),
-        text(&etcd.client_cert()),
-        text(&etcd.client_key()),
-    );
-    let args = [
-        "--etcd",
-        &endpoints,
-        "--auto",
-        "--etcd-ca",
-        &ca,
-        "--etcd-cert",
-        &cert,
-        "--etcd-key",
-        &key,
-        "--log-format",
-        "json",
-    ];
+    let mut args = tls_auto_args(&etcd);
+    args.extend(["--log-format".to_owned(), "json".to_owned()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let env = [("RUST_LOG", "info,snowflake_lease=debug")];
     let servers: Vec<Server> = (0..3)
         .map(|i| Server::start_logging(&args, &env, &logs.join(format!("server-{i}.log"))).ready())

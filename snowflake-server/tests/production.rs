@@ -5,18 +5,13 @@
 mod support;
 
 use std::collections::HashSet;
-use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use snowflake_lease::harness::Etcd;
-use support::{Server, error_event, fetch_ids, get, ids_in};
-
-fn text(path: &Path) -> String {
-    path.to_str().unwrap().to_owned()
-}
+use support::{Server, error_event, fetch_ids, get, ids_in, text, tls_auto_args};
 
 /// Three `--auto` servers given every member of a mutual-TLS cluster, with clients
 /// pulling IDs: a follower dies, then the leader. Each server keeps its identity, IDs
@@ -25,23 +20,8 @@ fn text(path: &Path) -> String {
 #[ignore = "needs etcd and openssl: bash scripts/test.sh installs them"]
 fn three_servers_ride_out_a_follower_and_the_leader_dying() {
     let mut etcd = Etcd::cluster(3, true);
-    let (endpoints, ca, cert, key) = (
-        etcd.endpoints(),
-        text(&etcd.ca()),
-        text(&etcd.client_cert()),
-        text(&etcd.client_key()),
-    );
-    let args = [
-        "--etcd",
-        &endpoints,
-        "--auto",
-        "--etcd-ca",
-        &ca,
-        "--etcd-cert",
-        &cert,
-        "--etcd-key",
-        &key,
-    ];
+    let owned = tls_auto_args(&etcd);
+    let args: Vec<&str> = owned.iter().map(String::as_str).collect();
     let servers: Vec<Server> = (0..3).map(|_| Server::start(&args)).collect();
     let identity = |server: &Server| {
         let deadline = Instant::now() + Duration::from_secs(10);

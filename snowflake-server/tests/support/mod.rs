@@ -262,3 +262,24 @@ pub(crate) fn error_event(stderr: &[u8]) -> String {
     assert_eq!(errors.len(), 1, "{stderr}");
     errors[0]["message"].as_str().expect("a message").to_owned()
 }
+
+/// A path as a flag's value.
+pub(crate) fn text(path: &std::path::Path) -> String {
+    path.to_str().expect("a UTF-8 path").to_owned()
+}
+
+/// The flags of an `--auto` server on every member of `etcd`'s mutual-TLS cluster.
+pub(crate) fn tls_auto_args(etcd: &snowflake_lease::harness::Etcd) -> Vec<String> {
+    [
+        "--etcd".to_owned(),
+        etcd.endpoints(),
+        "--auto".to_owned(),
+        "--etcd-ca".to_owned(),
+        text(&etcd.ca()),
+        "--etcd-cert".to_owned(),
+        text(&etcd.client_cert()),
+        "--etcd-key".to_owned(),
+        text(&etcd.client_key()),
+    ]
+    .into()
+}
