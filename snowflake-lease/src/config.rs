@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use crate::error::LeaseError;
+use crate::error::{LeaseError, StoreKind};
 
 /// The members of an etcd cluster, and how to reach them: plain HTTP, or TLS verified
 /// against a CA (with a client certificate for mutual TLS), and optionally a user.
@@ -68,6 +68,7 @@ impl EtcdConfig {
             let (url, secure) = check(endpoint.trim())?;
             if *tls.get_or_insert(secure) != secure {
                 return Err(LeaseError::InvalidEndpoint {
+                    store: StoreKind::Etcd,
                     endpoint: endpoints.to_owned(),
                     reason: "the members mix http:// and https://; use one scheme for all"
                         .to_owned(),
@@ -152,6 +153,7 @@ impl EtcdConfig {
     /// for it.
     pub(crate) fn check_tls(&self) -> Result<(), LeaseError> {
         let invalid = |reason: &str| LeaseError::InvalidEndpoint {
+            store: StoreKind::Etcd,
             endpoint: self.endpoints.join(","),
             reason: reason.to_owned(),
         };
@@ -200,6 +202,7 @@ pub fn check_endpoint(endpoint: &str) -> Result<String, LeaseError> {
 /// The address with its scheme, and whether it is https.
 fn check(endpoint: &str) -> Result<(String, bool), LeaseError> {
     let invalid = |reason: &str| LeaseError::InvalidEndpoint {
+        store: StoreKind::Etcd,
         endpoint: endpoint.to_owned(),
         reason: reason.to_owned(),
     };

@@ -10,9 +10,11 @@ use crate::store::{Identity, StoreError};
 #[non_exhaustive]
 pub enum LeaseError {
     /// The etcd address is not `http://host:port` or `https://host:port`, or the TLS
-    /// settings do not fit it.
+    /// settings do not fit it; or the PostgreSQL URL cannot be read.
     InvalidEndpoint {
-        /// As given.
+        /// Which store.
+        store: StoreKind,
+        /// As given (a password in it blanked).
         endpoint: String,
         /// What is wrong with it.
         reason: String,
@@ -24,6 +26,8 @@ pub enum LeaseError {
     /// No member answered within the connect timeout, or each refused the connection
     /// (refused, TLS failed): the reason says which.
     Unreachable {
+        /// Which store.
+        store: StoreKind,
         /// The address tried.
         endpoint: String,
         /// How long it waited.
@@ -31,13 +35,24 @@ pub enum LeaseError {
         /// What the client said.
         reason: String,
     },
-    /// etcd refused the user: a wrong password, or no permission on the prefix.
+    /// The store refused the user: a wrong password, or no permission on the key prefix
+    /// (etcd) or the schema (PostgreSQL).
     Denied {
+        /// Which store.
+        store: StoreKind,
         /// The user, if one was given.
         user: Option<String>,
-        /// The key prefix.
+        /// The key prefix (etcd) or the schema (PostgreSQL).
         prefix: String,
-        /// What etcd said.
+        /// What the store said.
+        reason: String,
+    },
+    /// The PostgreSQL schema's tables are not the ones this crate makes (see
+    /// [`PgStore::schema_sql`](crate::PgStore::schema_sql)): nothing is guessed or changed.
+    Schema {
+        /// The schema.
+        schema: String,
+        /// What differs.
         reason: String,
     },
     /// Every one of the 1,024 identities is held (or poisoned by a clock far ahead).
@@ -99,37 +114,55 @@ pub enum LeaseError {
 impl fmt::Display for LeaseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LeaseError::InvalidEndpoint { endpoint, reason } => {
-                write!(f, "invalid etcd endpoint {endpoint:?}: {reason}")
-            }
+            LeaseError::InvalidEndpoint {
+                store: StoreKind::Etcd,
+                endpoint,
+                reason,
+            } => write!(f, "invalid etcd endpoint {endpoint:?}: {reason}"),
+            LeaseError::InvalidEndpoint {
+                store: StoreKind::Postgres,
+                endpoint,
+                reason,
+            } => write!(f, "invalid PostgreSQL URL {endpoint:?}: {reason}"),
             LeaseError::InvalidPrefix(prefix) => write!(
                 f,
                 "invalid key prefix {prefix:?}: expected `/` and segments without a trailing `/`, such as /snowflake-kit/v1/default"
             ),
             LeaseError::InvalidOption(message) => write!(f, "invalid lease option: {message}"),
             LeaseError::Unreachable {
+                store,
                 endpoint,
                 timeout,
                 reason,
             } => write!(
                 f,
-                "cannot reach etcd at {endpoint} (giving up after {timeout:?}): {reason}"
+                "cannot reach {store} at {endpoint} (giving up after {timeout:?}): {reason}"
             ),
             LeaseError::Denied {
-                user: Some(user),
+                store,
+                user,
                 prefix,
                 reason,
-            } => write!(
+            } => {
+                let scope = match store {
+                    StoreKind::Etcd => "prefix",
+                    StoreKind::Postgres => "schema",
+                };
+                match user {
+                    Some(user) => write!(
+                        f,
+                        "{store} refused user {user:?} on the {scope} {prefix}: {reason}"
+                    ),
+                    None => write!(
+                        f,
+                        "{store} refused access to the {scope} {prefix} (no user given): {reason}"
+                    ),
+                }
+            }
+            LeaseError::Schema { schema, reason } => write!(
                 f,
-                "etcd refused user {user:?} on the prefix {prefix}: {reason}"
-            ),
-            LeaseError::Denied {
-                user: None,
-                prefix,
-                reason,
-            } => write!(
-                f,
-                "etcd refused access to the prefix {prefix} (no user given): {reason}"
+                "the PostgreSQL schema {schema} is not the lease store's: {reason} (compare it \
+                 with `snowflake-server --print-postgres-schema`)"
             ),
             LeaseError::AllHeld => f.write_str(
                 "all 1024 identities are held (or their high-water marks are far ahead of this clock)",
@@ -180,6 +213,41 @@ impl fmt::Display for LeaseError {
 }
 
 impl std::error::Error for LeaseError {}
+
+/// Which coordination service a store is, for messages, logs and metrics.
+///
+/// ```
+/// use snowflake_lease::StoreKind;
+/// assert_eq!(StoreKind::Postgres.to_string(), "PostgreSQL");
+/// assert_eq!(StoreKind::Postgres.key(), "postgres");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum StoreKind {
+    /// etcd's v3 API: [`EtcdStore`](crate::EtcdStore).
+    Etcd,
+    /// PostgreSQL: [`PgStore`](crate::PgStore).
+    Postgres,
+}
+
+impl StoreKind {
+    /// Its name in JSON, metrics labels and flags: `etcd` or `postgres`.
+    pub const fn key(self) -> &'static str {
+        match self {
+            StoreKind::Etcd => "etcd",
+            StoreKind::Postgres => "postgres",
+        }
+    }
+}
+
+impl fmt::Display for StoreKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StoreKind::Etcd => "etcd",
+            StoreKind::Postgres => "PostgreSQL",
+        })
+    }
+}
 
 impl From<StoreError> for LeaseError {
     fn from(e: StoreError) -> LeaseError {

@@ -9,7 +9,7 @@ use std::time::Duration;
 use etcd_client::{Client, Compare, CompareOp, GetOptions, PutOptions, Txn, TxnOp, TxnOpResponse};
 
 use crate::config::EtcdConfig;
-use crate::error::LeaseError;
+use crate::error::{LeaseError, StoreKind};
 use crate::events::event;
 use crate::store::{
     Claim, Identity, LeaseId, Reservation, Store, StoreError, hwm_key, hwm_text, owner_key,
@@ -154,11 +154,13 @@ impl EtcdStore {
         crate::options::check_prefix(&options.prefix)?;
         let endpoint = config.endpoints.join(",");
         let unreachable = |reason: String| LeaseError::Unreachable {
+            store: StoreKind::Etcd,
             endpoint: endpoint.clone(),
             timeout: options.connect_timeout,
             reason,
         };
         let denied = |reason: String| LeaseError::Denied {
+            store: StoreKind::Etcd,
             user: config.user().map(str::to_owned),
             prefix: options.prefix.clone(),
             reason,

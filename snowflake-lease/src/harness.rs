@@ -9,6 +9,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[cfg(feature = "postgres")]
+mod postgres;
+#[cfg(feature = "postgres")]
+pub use self::postgres::Postgres;
+
 /// etcd started by a test: one member, or a cluster.
 ///
 /// ```no_run
@@ -98,7 +103,7 @@ impl Etcd {
             hosts: hosts.iter().map(|&host| host.to_owned()).collect(),
         };
         if tls {
-            etcd.make_certificates();
+            make_certificates(&etcd.dir, &etcd.hosts);
         }
         for i in 0..etcd.members.len() {
             etcd.spawn(i);
@@ -420,85 +425,84 @@ impl Etcd {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+}
 
-    /// A CA, a server certificate for 127.0.0.1 and the test's hosts (not for
-    /// 127.0.0.2, so that a test can ask for a name it does not cover), a client
-    /// certificate, and a second CA that signed none of them.
-    fn make_certificates(&self) {
-        let dir = &self.dir;
-        let sans = std::iter::once("127.0.0.1")
-            .chain(self.hosts.iter().map(String::as_str))
-            .map(|host| format!("IP:{host}"))
-            .collect::<Vec<_>>()
-            .join(",");
-        for ca in ["ca", "other-ca"] {
-            openssl(
-                dir,
-                &[
-                    "req",
-                    "-x509",
-                    "-newkey",
-                    "ec",
-                    "-pkeyopt",
-                    "ec_paramgen_curve:P-256",
-                    "-nodes",
-                    "-days",
-                    "2",
-                    "-subj",
-                    &format!("/CN=snowflake-kit test {ca}"),
-                    "-keyout",
-                    &format!("{ca}-key.pem"),
-                    "-out",
-                    &format!("{ca}.pem"),
-                ],
-            );
-        }
-        for (name, extensions) in [
-            (
-                "server",
-                format!("subjectAltName={sans}\nextendedKeyUsage=serverAuth"),
-            ),
-            ("client", "extendedKeyUsage=clientAuth".to_owned()),
-        ] {
-            std::fs::write(dir.join(format!("{name}.ext")), extensions).expect("write");
-            openssl(
-                dir,
-                &[
-                    "req",
-                    "-newkey",
-                    "ec",
-                    "-pkeyopt",
-                    "ec_paramgen_curve:P-256",
-                    "-nodes",
-                    "-subj",
-                    &format!("/CN={name}"),
-                    "-keyout",
-                    &format!("{name}-key.pem"),
-                    "-out",
-                    &format!("{name}.csr"),
-                ],
-            );
-            openssl(
-                dir,
-                &[
-                    "x509",
-                    "-req",
-                    "-in",
-                    &format!("{name}.csr"),
-                    "-CA",
-                    "ca.pem",
-                    "-CAkey",
-                    "ca-key.pem",
-                    "-CAcreateserial",
-                    "-days",
-                    "2",
-                    "-extfile",
-                    &format!("{name}.ext"),
-                    "-out",
-                    &format!("{name}.pem"),
-                ],
-            );
-        }
+/// A CA, a server certificate for 127.0.0.1 and the test's hosts (not for
+/// 127.0.0.2, so that a test can ask for a name it does not cover), a client
+/// certificate, and a second CA that signed none of them.
+pub(crate) fn make_certificates(dir: &Path, hosts: &[String]) {
+    let sans = std::iter::once("127.0.0.1")
+        .chain(hosts.iter().map(String::as_str))
+        .map(|host| format!("IP:{host}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    for ca in ["ca", "other-ca"] {
+        openssl(
+            dir,
+            &[
+                "req",
+                "-x509",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:P-256",
+                "-nodes",
+                "-days",
+                "2",
+                "-subj",
+                &format!("/CN=snowflake-kit test {ca}"),
+                "-keyout",
+                &format!("{ca}-key.pem"),
+                "-out",
+                &format!("{ca}.pem"),
+            ],
+        );
+    }
+    for (name, extensions) in [
+        (
+            "server",
+            format!("subjectAltName={sans}\nextendedKeyUsage=serverAuth"),
+        ),
+        ("client", "extendedKeyUsage=clientAuth".to_owned()),
+    ] {
+        std::fs::write(dir.join(format!("{name}.ext")), extensions).expect("write");
+        openssl(
+            dir,
+            &[
+                "req",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:P-256",
+                "-nodes",
+                "-subj",
+                &format!("/CN={name}"),
+                "-keyout",
+                &format!("{name}-key.pem"),
+                "-out",
+                &format!("{name}.csr"),
+            ],
+        );
+        openssl(
+            dir,
+            &[
+                "x509",
+                "-req",
+                "-in",
+                &format!("{name}.csr"),
+                "-CA",
+                "ca.pem",
+                "-CAkey",
+                "ca-key.pem",
+                "-CAcreateserial",
+                "-days",
+                "2",
+                "-extfile",
+                &format!("{name}.ext"),
+                "-out",
+                &format!("{name}.pem"),
+            ],
+        );
     }
 }
 

@@ -74,16 +74,20 @@ mod holder;
 mod leased;
 mod memory;
 mod options;
+#[cfg(feature = "postgres")]
+mod postgres;
 mod status;
 mod store;
 mod uptime;
 
 pub use crate::config::{EtcdConfig, check_endpoint};
-pub use crate::error::LeaseError;
+pub use crate::error::{LeaseError, StoreKind};
 pub use crate::etcd::EtcdStore;
 pub use crate::leased::LeasedGenerator;
 pub use crate::memory::MemStore;
 pub use crate::options::{Choice, LeaseOptions, OnLoss};
+#[cfg(feature = "postgres")]
+pub use crate::postgres::{PgConfig, PgStore};
 pub use crate::status::{Loss, State, Status};
 pub use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError};
 

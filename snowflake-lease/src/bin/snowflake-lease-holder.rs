@@ -5,13 +5,15 @@
 //! snowflake-lease-holder ENDPOINT DC MACHINE TTL_SECS RUN_SECS
 //! ```
 //!
+//! ENDPOINT is etcd's (`http://...`) or a PostgreSQL URL (`postgres://...`).
+//!
 //! Prints `holding` once it holds the identity, then every millisecond `id N` or
 //! `refused`, for `RUN_SECS`; then releases the identity.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use snowflake_lease::{EtcdStore, Identity, LeaseOptions, LeasedGenerator};
+use snowflake_lease::{EtcdStore, Identity, LeaseOptions, LeasedGenerator, PgConfig, PgStore};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -39,9 +41,19 @@ fn main() -> ExitCode {
         let mut options = LeaseOptions::default().fixed(identity);
         options.ttl = Duration::from_secs(ttl);
         options.window = Duration::from_secs(1);
-        let generator = match EtcdStore::connect(endpoint, &options).await {
-            Ok(store) => LeasedGenerator::start(store, options).await,
-            Err(e) => Err(e),
+        let generator = if endpoint.starts_with("postgres") {
+            match PgConfig::new(endpoint) {
+                Ok(config) => match PgStore::connect(config, &options).await {
+                    Ok(store) => LeasedGenerator::start(store, options).await,
+                    Err(e) => Err(e),
+                },
+                Err(e) => Err(e),
+            }
+        } else {
+            match EtcdStore::connect(endpoint, &options).await {
+                Ok(store) => LeasedGenerator::start(store, options).await,
+                Err(e) => Err(e),
+            }
         };
         let generator = match generator {
             Ok(generator) => generator,

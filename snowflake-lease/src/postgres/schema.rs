@@ -1,0 +1,206 @@
+//! The store's tables: the SQL that makes them, the check that what is there is that, and
+//! the statements the store runs on them.
+
+use crate::error::LeaseError;
+
+/// The SQL of the schema, `{schema}` standing for its name.
+const SCHEMA_SQL: &str = include_str!("schema.sql");
+
+/// The schema's SQL for `schema` (a name [`check_schema`](super::config::check_schema)
+/// accepted: it needs no quoting).
+pub(crate) fn sql(schema: &str) -> String {
+    SCHEMA_SQL.replace("{schema}", schema)
+}
+
+/// Every column of the two tables, in order: (table, column, type, nullable), as
+/// `information_schema.columns` says them.
+const COLUMNS: [(&str, &str, &str, &str); 8] = [
+    ("identities", "datacenter", "smallint", "NO"),
+    ("identities", "machine", "smallint", "NO"),
+    ("identities", "lease_id", "bigint", "YES"),
+    ("identities", "holder", "text", "YES"),
+    ("identities", "hwm_ms", "bigint", "NO"),
+    ("leases", "id", "bigint", "NO"),
+    ("leases", "ttl_ms", "bigint", "NO"),
+    ("leases", "expires_at", "timestamp with time zone", "NO"),
+];
+
+/// What the check reads: the columns, the identities' rows and the triggers.
+pub(crate) const CHECK_COLUMNS: &str = "SELECT table_name::text, column_name::text, \
+     data_type::text, is_nullable::text FROM information_schema.columns \
+     WHERE table_schema = $1 AND table_name IN ('identities', 'leases') \
+     ORDER BY table_name, ordinal_position";
+
+/// The columns found against [`COLUMNS`]: `Err` names the first difference.
+pub(crate) fn compare(
+    schema: &str,
+    found: &[(String, String, String, String)],
+) -> Result<(), LeaseError> {
+    let differs = |reason: String| LeaseError::Schema {
+        schema: schema.to_owned(),
+        reason,
+    };
+    for table in ["identities", "leases"] {
+        if !found.iter().any(|(t, ..)| t == table) {
+            return Err(differs(format!("it has no table {table}")));
+        }
+    }
+    for (i, want) in COLUMNS.iter().enumerate() {
+        let got = found
+            .get(i)
+            .map(|(t, c, ty, null)| (t.as_str(), c.as_str(), ty.as_str(), null.as_str()));
+        if got != Some(*want) {
+            let (table, column, ty, null) = want;
+            let want = format!(
+                "{table}.{column} {ty}{}",
+                if *null == "NO" { " NOT NULL" } else { "" }
+            );
+            return Err(differs(match got {
+                Some((t, c, ty, null)) => format!(
+                    "column {} of its tables is {t}.{c} {ty}{}, where {want} is expected",
+                    i + 1,
+                    if null == "NO" { " NOT NULL" } else { "" }
+                ),
+                None => format!("{want} is missing"),
+            }));
+        }
+    }
+    if let Some((t, c, ..)) = found.get(COLUMNS.len()) {
+        return Err(differs(format!("{t}.{c} is a column it does not have")));
+    }
+    Ok(())
+}
+
+/// The statements of the store, on the schema it was given.
+pub(crate) struct Statements {
+    pub(crate) grant: String,
+    pub(crate) keep_alive: String,
+    pub(crate) release: String,
+    pub(crate) lock_identity: String,
+    pub(crate) lock_lease: String,
+    pub(crate) drop_lease: String,
+    pub(crate) live_lease: String,
+    pub(crate) take: String,
+    pub(crate) mark: String,
+    pub(crate) unclaim: String,
+    pub(crate) held: String,
+    pub(crate) count: String,
+    pub(crate) triggers: String,
+}
+
+impl Statements {
+    pub(crate) fn new(s: &str) -> Statements {
+        Statements {
+            // Expired leases an hour old go as a new one comes: an identity on one is free
+            // whether its lease row is there or not.
+            grant: format!(
+                "WITH gone AS (DELETE FROM {s}.leases WHERE expires_at < now() - interval '1 hour') \
+                 INSERT INTO {s}.leases (ttl_ms, expires_at) \
+                 VALUES ($1::bigint, now() + $1::bigint * interval '1 millisecond') RETURNING id"
+            ),
+            // now(): when the statement's transaction began, no earlier than the holder sent
+            // it, so the database's expiry is never before the holder's deadline. Alive is
+            // judged by clock_timestamp(), the moment of the check.
+            keep_alive: format!(
+                "UPDATE {s}.leases SET expires_at = now() + ttl_ms * interval '1 millisecond' \
+                 WHERE id = $1 AND expires_at > clock_timestamp() RETURNING ttl_ms"
+            ),
+            release: format!("DELETE FROM {s}.leases WHERE id = $1"),
+            // Every transaction that reads or writes an identity locks its row first, and a
+            // lease's row after: one order, no deadlock.
+            lock_identity: format!(
+                "SELECT lease_id, holder, hwm_ms FROM {s}.identities \
+                 WHERE datacenter = $1 AND machine = $2 FOR UPDATE"
+            ),
+            // The owner's lease, locked so that no keep-alive renews it between the check and
+            // the end of the claim.
+            lock_lease: format!(
+                "SELECT expires_at > clock_timestamp() FROM {s}.leases WHERE id = $1 FOR UPDATE"
+            ),
+            drop_lease: format!("DELETE FROM {s}.leases WHERE id = $1"),
+            // Key share: no one deletes it before the commit; its keep-alives go on.
+            live_lease: format!(
+                "SELECT 1 FROM {s}.leases WHERE id = $1 AND expires_at > clock_timestamp() \
+                 FOR KEY SHARE"
+            ),
+            take: format!(
+                "UPDATE {s}.identities SET lease_id = $3, holder = $4 \
+                 WHERE datacenter = $1 AND machine = $2"
+            ),
+            mark: format!(
+                "UPDATE {s}.identities SET hwm_ms = $3 WHERE datacenter = $1 AND machine = $2"
+            ),
+            unclaim: format!(
+                "UPDATE {s}.identities SET lease_id = NULL, holder = NULL \
+                 WHERE datacenter = $1 AND machine = $2 AND lease_id = $3"
+            ),
+            held: format!(
+                "SELECT i.datacenter, i.machine FROM {s}.identities i \
+                 JOIN {s}.leases l ON l.id = i.lease_id WHERE l.expires_at > clock_timestamp()"
+            ),
+            count: format!("SELECT count(*) FROM {s}.identities"),
+            triggers: format!(
+                "SELECT count(*) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid \
+                 JOIN pg_namespace n ON n.oid = c.relnamespace \
+                 WHERE n.nspname = '{s}' AND c.relname = 'identities' \
+                 AND t.tgname IN ('keep_marks', 'keep_marks_whole') AND t.tgenabled <> 'D'"
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn columns() -> Vec<(String, String, String, String)> {
+        COLUMNS
+            .iter()
+            .map(|(t, c, ty, null)| {
+                (
+                    (*t).to_owned(),
+                    (*c).to_owned(),
+                    (*ty).to_owned(),
+                    (*null).to_owned(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_tables_as_made_pass_and_each_difference_is_named() {
+        assert!(compare("s", &columns()).is_ok());
+        let mut nullable = columns();
+        nullable[4].3 = "YES".to_owned();
+        let e = compare("s", &nullable).unwrap_err().to_string();
+        assert!(
+            e.contains("identities.hwm_ms bigint, where identities.hwm_ms bigint NOT NULL"),
+            "{e}"
+        );
+        let mut integer = columns();
+        integer[0].2 = "integer".to_owned();
+        let e = compare("s", &integer).unwrap_err().to_string();
+        assert!(e.contains("column 1"), "{e}");
+        let e = compare("s", &columns()[..5]).unwrap_err().to_string();
+        assert!(e.contains("no table leases"), "{e}");
+        let e = compare("s", &columns()[..7]).unwrap_err().to_string();
+        assert!(e.contains("leases.expires_at"), "{e}");
+        assert!(e.contains("is missing"), "{e}");
+        let mut more = columns();
+        more.push(("leases".into(), "note".into(), "text".into(), "YES".into()));
+        let e = compare("s", &more).unwrap_err().to_string();
+        assert!(
+            e.contains("leases.note is a column it does not have"),
+            "{e}"
+        );
+        assert!(e.contains("schema s "), "{e}");
+    }
+
+    #[test]
+    fn the_sql_names_the_schema_everywhere() {
+        let sql = sql("ids_2");
+        assert!(!sql.contains("{schema}"));
+        assert!(sql.contains("CREATE TABLE ids_2.identities"));
+        assert!(sql.contains("EXECUTE FUNCTION ids_2.keep_marks()"));
+    }
+}

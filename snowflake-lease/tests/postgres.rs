@@ -1,0 +1,686 @@
+//! The leased generator against a real PostgreSQL on loopback (Debian's `postgresql`), each
+//! test with its own server, run as the `postgres` user. Holders in other processes, so
+//! that they can be killed and stopped, run the crate's `snowflake-lease-holder` binary.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use snowflake_kit::Snowflake;
+use snowflake_lease::harness::Postgres;
+use snowflake_lease::{
+    Claim, Identity, LeaseError, LeaseOptions, LeasedGenerator, OnLoss, PgConfig, PgStore,
+    Reservation, State, Store, StoreKind,
+};
+
+use crate::support::{HolderProcess, TestHost};
+
+mod support;
+
+fn options(dc: u64, machine: u64, ttl_secs: u64) -> LeaseOptions {
+    let mut options = LeaseOptions::default().fixed(Identity::new(dc, machine).unwrap());
+    options.ttl = Duration::from_secs(ttl_secs);
+    options.window = Duration::from_secs(1);
+    options
+}
+
+async fn store(pg: &Postgres, options: &LeaseOptions) -> PgStore {
+    PgStore::connect(PgConfig::new(&pg.url()).unwrap(), options)
+        .await
+        .unwrap()
+}
+
+/// The millisecond of each ID.
+fn millis(ids: &[u64]) -> HashSet<u64> {
+    ids.iter()
+        .map(|&id| Snowflake::from_u64(id).unwrap().timestamp_ms())
+        .collect()
+}
+
+/// The store's calls on a real PostgreSQL, as the holder relies on them: a claim won
+/// with the mark read in it, or held; reservations only for the owner's live lease and the
+/// expected mark, never lowering it; expiry by the database's clock; the mark outliving
+/// every lease; and the triggers refusing a lowered mark or a deleted row.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn the_store_on_postgres_answers_as_the_holder_expects() {
+    let pg = Postgres::start();
+    let store = store(&pg, &LeaseOptions::default()).await;
+    let identity = Identity::new(3, 3).unwrap();
+    let ttl = Duration::from_secs(10);
+    let lease = store.grant(ttl).await.unwrap();
+    let other = store.grant(ttl).await.unwrap();
+    assert_ne!(lease, other);
+    assert_eq!(
+        store.claim(identity, lease, "me").await.unwrap(),
+        Claim::Won { hwm_ms: 0 }
+    );
+    assert_eq!(
+        store.claim(identity, other, "you").await.unwrap(),
+        Claim::Held { by: "me".into() }
+    );
+    assert_eq!(store.held().await.unwrap(), HashSet::from([identity]));
+    let reserve = |lease, expected, new| store.reserve(identity, lease, expected, new);
+    // Not the owner's lease: nothing written, not even a hint of the mark.
+    assert_eq!(reserve(other, 0, 100).await.unwrap(), Reservation::NotOwner);
+    assert_eq!(
+        reserve(lease, 0, 100).await.unwrap(),
+        Reservation::Committed
+    );
+    assert_eq!(
+        reserve(lease, 0, 150).await.unwrap(),
+        Reservation::Moved { hwm_ms: 100 }
+    );
+    // Never lowered, never left where it is.
+    assert_eq!(
+        reserve(lease, 100, 90).await.unwrap(),
+        Reservation::Moved { hwm_ms: 100 }
+    );
+    assert_eq!(
+        reserve(lease, 100, 100).await.unwrap(),
+        Reservation::Moved { hwm_ms: 100 }
+    );
+    assert_eq!(
+        reserve(lease, 100, 200).await.unwrap(),
+        Reservation::Committed
+    );
+    assert_eq!(
+        pg.psql("SELECT hwm_ms FROM snowflake.identities WHERE datacenter = 3 AND machine = 3"),
+        "200"
+    );
+    assert_eq!(store.keep_alive(lease).await.unwrap(), Some(ttl));
+    // Unclaim only with the owner's lease.
+    store.unclaim(identity, other).await.unwrap();
+    assert_eq!(store.held().await.unwrap(), HashSet::from([identity]));
+    store.release(lease).await.unwrap();
+    assert_eq!(store.keep_alive(lease).await.unwrap(), None);
+    assert_eq!(store.held().await.unwrap(), HashSet::new());
+    assert_eq!(
+        reserve(lease, 200, 300).await.unwrap(),
+        Reservation::NotOwner
+    );
+    // The mark outlives the lease: the next owner starts above it.
+    assert_eq!(
+        store.claim(identity, other, "you").await.unwrap(),
+        Claim::Won { hwm_ms: 200 }
+    );
+    // A claim on a lease that is gone is an error, and changes nothing.
+    let gone = store.grant(ttl).await.unwrap();
+    store.release(gone).await.unwrap();
+    let free = Identity::new(4, 4).unwrap();
+    let e = store.claim(free, gone, "ghost").await.unwrap_err();
+    assert!(e.to_string().contains("not found"), "{e}");
+    assert_eq!(store.held().await.unwrap(), HashSet::from([identity]));
+    store.unclaim(identity, other).await.unwrap();
+    assert_eq!(store.held().await.unwrap(), HashSet::new());
+}
+
+/// Expiry on the database's clock: a lease of 1 s not kept alive ends, and then its
+/// identity is free, its reservations refused, its keep-alive answered "gone". The schema
+/// keeps the fence's preconditions: no mark lowered, no row deleted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn a_lease_ends_on_the_databases_clock_and_the_marks_are_kept() {
+    let pg = Postgres::start();
+    let store = store(&pg, &LeaseOptions::default()).await;
+    let (free, ttl) = (Identity::new(4, 4).unwrap(), Duration::from_secs(10));
+    let mark = store.grant(ttl).await.unwrap();
+    store
+        .claim(Identity::new(3, 3).unwrap(), mark, "me")
+        .await
+        .unwrap();
+    store
+        .reserve(Identity::new(3, 3).unwrap(), mark, 0, 200)
+        .await
+        .unwrap();
+    let short = store.grant(Duration::from_secs(1)).await.unwrap();
+    assert_eq!(
+        store.claim(free, short, "short").await.unwrap(),
+        Claim::Won { hwm_ms: 0 }
+    );
+    assert_eq!(
+        store.keep_alive(short).await.unwrap(),
+        Some(Duration::from_secs(1))
+    );
+    let later = store.grant(ttl).await.unwrap();
+    assert_eq!(
+        store.claim(free, later, "later").await.unwrap(),
+        Claim::Held { by: "short".into() }
+    );
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(
+        store.held().await.unwrap(),
+        HashSet::from([Identity::new(3, 3).unwrap()])
+    );
+    assert_eq!(
+        reserve_of(&store, free, short, 0, 10).await,
+        Reservation::NotOwner
+    );
+    assert_eq!(
+        store.claim(free, later, "later").await.unwrap(),
+        Claim::Won { hwm_ms: 0 }
+    );
+    // Taken over: the expired lease is gone, and no keep-alive brings it back.
+    assert_eq!(store.keep_alive(short).await.unwrap(), None);
+
+    for sql in [
+        "UPDATE snowflake.identities SET hwm_ms = 1 WHERE datacenter = 3 AND machine = 3",
+        "DELETE FROM snowflake.identities WHERE datacenter = 3 AND machine = 3",
+        "TRUNCATE snowflake.identities",
+        "UPDATE snowflake.identities SET machine = 9 WHERE datacenter = 3 AND machine = 3",
+    ] {
+        let e = pg.try_psql(sql).unwrap_err();
+        assert!(e.contains("snowflake-lease: "), "{sql}: {e}");
+    }
+    assert_eq!(
+        pg.psql("SELECT count(*), max(hwm_ms) FROM snowflake.identities"),
+        "1024|200"
+    );
+}
+
+async fn reserve_of(
+    store: &PgStore,
+    identity: Identity,
+    lease: snowflake_lease::LeaseId,
+    expected: u64,
+    new: u64,
+) -> Reservation {
+    store.reserve(identity, lease, expected, new).await.unwrap()
+}
+
+/// Eight claimants of one identity at once, each with its own store: one wins. Eight
+/// `auto` claimants at once: eight identities.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn claims_are_exclusive() {
+    let pg = Postgres::start();
+    let mut tasks = Vec::new();
+    for n in 0..8 {
+        let url = pg.url();
+        tasks.push(tokio::spawn(async move {
+            let mut options = options(1, 1, 5);
+            options.claim_wait = Duration::from_millis(500);
+            options.holder = format!("claimant {n}");
+            let store = PgStore::connect(PgConfig::new(&url).unwrap(), &options)
+                .await
+                .unwrap();
+            LeasedGenerator::start(store, options).await
+        }));
+    }
+    let mut won = Vec::new();
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(generator) => won.push(generator),
+            Err(LeaseError::Held { by, .. }) => assert!(by.starts_with("claimant "), "{by}"),
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert_eq!(won.len(), 1);
+    let mut tasks = Vec::new();
+    for n in 0..8 {
+        let url = pg.url();
+        tasks.push(tokio::spawn(async move {
+            let mut options = LeaseOptions::default();
+            options.holder = format!("auto {n}");
+            let store = PgStore::connect(PgConfig::new(&url).unwrap(), &options)
+                .await
+                .unwrap();
+            LeasedGenerator::start(store, options).await.unwrap()
+        }));
+    }
+    let mut holders = Vec::new();
+    for task in tasks {
+        holders.push(task.await.unwrap());
+    }
+    let identities: HashSet<Identity> = holders.iter().map(LeasedGenerator::identity).collect();
+    assert_eq!(identities.len(), 8);
+    assert!(!identities.contains(&Identity::new(1, 1).unwrap()));
+    assert_eq!(
+        pg.psql(
+            "SELECT count(*) FROM snowflake.identities i JOIN snowflake.leases l \
+             ON l.id = i.lease_id WHERE l.expires_at > clock_timestamp()"
+        ),
+        "9"
+    );
+}
+
+/// SIGKILL: the identity is free once the lease ends at the database (2 s), and the next
+/// holder starts above everything the killed one issued.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn a_killed_holder_frees_its_identity_within_the_ttl() {
+    let pg = Postgres::start();
+    let holder = HolderProcess::start(&pg.url(), 2, 2, 2, 60);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    holder.signal("-KILL");
+    let killed = Instant::now();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let last = *holder.ids().iter().max().unwrap();
+    let mut options = options(2, 2, 2);
+    options.claim_wait = Duration::from_secs(10);
+    let generator = LeasedGenerator::start(store(&pg, &options).await, options)
+        .await
+        .unwrap();
+    let first = generator.try_next_id().unwrap();
+    let took_over = killed.elapsed();
+    println!("takeover after SIGKILL (TTL 2 s): {took_over:?}");
+    assert!(took_over < Duration::from_secs(4), "{took_over:?}");
+    assert!(first.timestamp_ms() > Snowflake::from_u64(last).unwrap().timestamp_ms());
+}
+
+/// SIGSTOP past the lease: the successor takes the identity and issues above the mark;
+/// woken, the paused holder issues nothing in the successor's milliseconds and is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn a_paused_holder_issues_nothing_its_successor_can_issue() {
+    let pg = Postgres::start();
+    let holder = HolderProcess::start(&pg.url(), 3, 3, 2, 12);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    holder.signal("-STOP");
+    let mut before = holder.ids();
+    let mut options = options(3, 3, 2);
+    options.claim_wait = Duration::from_secs(10);
+    let successor = LeasedGenerator::start(store(&pg, &options).await, options)
+        .await
+        .unwrap();
+    let mut theirs = Vec::new();
+    let resume_at = Instant::now() + Duration::from_secs(1);
+    let mut resumed = false;
+    let until = Instant::now() + Duration::from_secs(4);
+    while Instant::now() < until {
+        if !resumed && Instant::now() >= resume_at {
+            holder.signal("-CONT");
+            resumed = true;
+        }
+        if let Ok(id) = successor.try_next_id() {
+            theirs.push(id.as_u64());
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (after, refused) = holder.output();
+    assert!(refused > 0, "the woken holder was never refused");
+    let successor_first = theirs[0];
+    assert!(successor_first > before.iter().max().copied().unwrap());
+    for id in &after {
+        assert!(
+            *id < successor_first,
+            "{id} issued after the pause, not below {successor_first}"
+        );
+    }
+    before.extend(after);
+    let (mine, successors) = (millis(&before), millis(&theirs));
+    assert!(
+        mine.is_disjoint(&successors),
+        "the two issued in one millisecond"
+    );
+    assert!(theirs.len() > 100 && !before.is_empty());
+}
+
+/// The database stopped (as a crash: every connection cut) and started again: the holder
+/// goes on up to its reserved ceiling, stops by its lease's deadline, and once the database
+/// is back claims the identity again (a new connection) above its own mark.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn a_database_restart_stops_issuing_by_the_deadline_then_it_claims_again() {
+    let pg = Postgres::start();
+    let options = options(5, 5, 3);
+    let generator = LeasedGenerator::start(store(&pg, &options).await, options)
+        .await
+        .unwrap();
+    let mut before = Vec::new();
+    for _ in 0..200 {
+        before.push(generator.try_next_id().unwrap().as_u64());
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    pg.stop();
+    let stopped = Instant::now();
+    // Issues on for a while (the reserved time), then refuses, within the lease's 3 s.
+    while generator.try_next_id().is_ok() {
+        assert!(stopped.elapsed() < Duration::from_secs(3), "still issuing");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let refused_after = stopped.elapsed();
+    println!("the database stopped: IDs refused after {refused_after:?}");
+    // Past the lease's local deadline (a tenth of the TTL before the database's end), the
+    // lease counts as lost; nothing is issued meanwhile.
+    while matches!(generator.status().state, State::Holding) {
+        assert!(generator.try_next_id().is_err());
+        assert!(
+            stopped.elapsed() < Duration::from_secs(4),
+            "{:?}",
+            generator.status()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(generator.try_next_id().is_err());
+    pg.start_again();
+    let back = Instant::now();
+    let first = loop {
+        if let Ok(id) = generator.try_next_id() {
+            break id;
+        }
+        assert!(
+            back.elapsed() < Duration::from_secs(15),
+            "{:?}",
+            generator.status()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    println!(
+        "the database back: issuing again after {:?}",
+        back.elapsed()
+    );
+    let mark = before.iter().max().copied().unwrap();
+    assert!(first.as_u64() > mark);
+    assert!(generator.status().lease_losses >= 1);
+    assert_eq!(generator.identity(), Identity::new(5, 5).unwrap());
+}
+
+/// A holder cut off from the database by a partition stops by the end of its lease; a
+/// successor takes over; the two never issue in one millisecond. Healed, the first comes
+/// back above the successor's mark.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL, and root with iproute2 for a network namespace: bash scripts/test.sh installs them"]
+async fn a_partitioned_holder_stops_and_comes_back_above_its_successor() {
+    let host = TestHost::make();
+    let pg = Postgres::start_with(&[&host.here], false);
+    let wrapper = ["ip", "netns", "exec", host.namespace.as_str()];
+    let cut_off = HolderProcess::start_in(&wrapper, &pg.url_on(&host.here), 6, 6, 3, 30);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let before = cut_off.ids();
+    assert!(before.len() > 100, "{}", before.len());
+
+    host.link(false);
+    let cut = Instant::now();
+    let mut options = options(6, 6, 3);
+    options.claim_wait = Duration::from_secs(20);
+    let successor = LeasedGenerator::start(store(&pg, &options).await, options)
+        .await
+        .unwrap();
+    let mut theirs = Vec::new();
+    while theirs.is_empty() {
+        if let Ok(id) = successor.try_next_id() {
+            theirs.push(id.as_u64());
+        }
+    }
+    println!(
+        "from the partition until the successor issues: {:?}",
+        cut.elapsed()
+    );
+    let until = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < until {
+        if let Ok(id) = successor.try_next_id() {
+            theirs.push(id.as_u64());
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    let (during, refused) = cut_off.output();
+    assert!(refused > 0, "the cut-off holder was never refused");
+    let (mine, successors) = (millis(&[before, during].concat()), millis(&theirs));
+    assert!(
+        mine.is_disjoint(&successors),
+        "the two issued in one millisecond"
+    );
+    // Stopped by its lease's end at the database: before the successor began.
+    assert!(mine.iter().max() < successors.iter().min());
+
+    host.link(true);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (healed, _) = cut_off.output();
+    assert!(
+        healed.is_empty(),
+        "{} IDs while another held it",
+        healed.len()
+    );
+    let successor_last = *successors.iter().max().unwrap();
+    successor.release().await;
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let mut again = Vec::new();
+    while again.len() < 100 {
+        assert!(Instant::now() < deadline, "it never came back");
+        again.extend(cut_off.ids());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        millis(&again).iter().all(|&ms| ms > successor_last),
+        "it came back at or below the successor's last millisecond"
+    );
+}
+
+/// The schema: made once by stores that start together; the printed SQL applies as
+/// printed to a fresh database and is then taken as it is; tables that differ are refused,
+/// naming the difference, and nothing is changed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn the_schema_is_made_once_checked_and_printable() {
+    let pg = Postgres::start();
+    let options = LeaseOptions::default();
+    let mut tasks = Vec::new();
+    for _ in 0..4 {
+        let config = PgConfig::new(&pg.url())
+            .unwrap()
+            .with_schema("made")
+            .unwrap();
+        let options = options.clone();
+        tasks.push(tokio::spawn(async move {
+            PgStore::connect(config, &options).await.map(drop)
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap().unwrap();
+    }
+    assert_eq!(pg.psql("SELECT count(*) FROM made.identities"), "1024");
+
+    // Printed, applied by hand (psql, one transaction), then used as it is.
+    let sql = PgStore::schema_sql("reviewed").unwrap();
+    pg.psql(&format!("BEGIN; {sql} COMMIT;"));
+    let config = PgConfig::new(&pg.url())
+        .unwrap()
+        .with_schema("reviewed")
+        .unwrap();
+    let store = PgStore::connect(config, &options).await.unwrap();
+    let lease = store.grant(Duration::from_secs(5)).await.unwrap();
+    assert_eq!(
+        store
+            .claim(Identity::new(31, 31).unwrap(), lease, "me")
+            .await
+            .unwrap(),
+        Claim::Won { hwm_ms: 0 }
+    );
+
+    for (schema, change, names) in [
+        (
+            "typed",
+            "ALTER TABLE typed.identities ALTER COLUMN hwm_ms TYPE numeric",
+            "identities.hwm_ms numeric NOT NULL, where identities.hwm_ms bigint NOT NULL",
+        ),
+        (
+            "rows",
+            "ALTER TABLE rows.identities DISABLE TRIGGER keep_marks; \
+             DELETE FROM rows.identities WHERE machine = 7",
+            "identities has 992 rows",
+        ),
+        (
+            "triggers",
+            "DROP TRIGGER keep_marks ON triggers.identities",
+            "the triggers keep_marks and keep_marks_whole",
+        ),
+        (
+            "tables",
+            "DROP TABLE tables.leases",
+            "it has no table leases",
+        ),
+    ] {
+        let sql = PgStore::schema_sql(schema).unwrap();
+        pg.psql(&format!("BEGIN; {sql} {change}; COMMIT;"));
+        let config = PgConfig::new(&pg.url())
+            .unwrap()
+            .with_schema(schema)
+            .unwrap();
+        let e = PgStore::connect(config, &options).await.unwrap_err();
+        assert!(matches!(e, LeaseError::Schema { .. }), "{e}");
+        let text = e.to_string();
+        assert!(text.contains(names), "{text}");
+        assert!(
+            text.starts_with(&format!("the PostgreSQL schema {schema} ")),
+            "{text}"
+        );
+    }
+    // Nothing was made where something differed.
+    assert_eq!(pg.psql("SELECT to_regclass('tables.leases') IS NULL"), "t");
+}
+
+/// Bad URLs, passwords, CAs and silence: each a clear error naming the cause, within the
+/// connect timeout, and never the password. TLS verified against the CA works.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn bad_access_and_silence_are_clear_errors_and_tls_works() {
+    let pg = Postgres::start_with(&[], true);
+    let mut options = LeaseOptions::default();
+    options.connect_timeout = Duration::from_secs(2);
+    let ca = std::fs::read(pg.ca()).unwrap();
+    let connect = |config: PgConfig| PgStore::connect(config, &options);
+
+    // TLS with the CA: works, and the password may come from the URL or be given.
+    let url = pg.ids_url();
+    let config = PgConfig::new(&url)
+        .unwrap()
+        .with_password(Postgres::PASSWORD)
+        .with_ca_pem(ca.clone());
+    let store = connect(config).await.unwrap();
+    store.grant(Duration::from_secs(5)).await.unwrap();
+    let with_password = url.replace("ids@", &format!("ids:{}@", Postgres::PASSWORD));
+    connect(
+        PgConfig::new(&with_password)
+            .unwrap()
+            .with_ca_pem(ca.clone()),
+    )
+    .await
+    .unwrap();
+
+    // A wrong password, and none: refused, naming the user; never the password.
+    for password in [Some("wrong-password"), None] {
+        let mut config = PgConfig::new(&url).unwrap().with_ca_pem(ca.clone());
+        if let Some(password) = password {
+            config = config.with_password(password);
+        }
+        let e = connect(config).await.unwrap_err();
+        let text = e.to_string();
+        assert!(
+            matches!(&e, LeaseError::Denied { store: StoreKind::Postgres, user: Some(user), .. } if user == "ids")
+                || (password.is_none() && text.contains("password")),
+            "{text}"
+        );
+        assert!(!text.contains("wrong-password"), "{text}");
+    }
+    // Without TLS, the server refuses (hostnossl reject); a CA that did not sign it fails.
+    let e = connect(
+        PgConfig::new(&url)
+            .unwrap()
+            .with_password(Postgres::PASSWORD),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("no encryption") || matches!(e, LeaseError::Denied { .. }),
+        "{e}"
+    );
+    let other = std::fs::read(pg.other_ca()).unwrap();
+    let e = connect(
+        PgConfig::new(&url)
+            .unwrap()
+            .with_password(Postgres::PASSWORD)
+            .with_ca_pem(other),
+    )
+    .await
+    .unwrap_err();
+    assert!(matches!(e, LeaseError::Unreachable { .. }), "{e}");
+    assert!(e.to_string().to_lowercase().contains("certificate"), "{e}");
+    // A name the certificate does not cover.
+    let e = connect(
+        PgConfig::new(&url.replace("127.0.0.1", "localhost"))
+            .unwrap()
+            .with_password(Postgres::PASSWORD)
+            .with_ca_pem(ca.clone()),
+    )
+    .await
+    .unwrap_err();
+    assert!(e.to_string().to_lowercase().contains("certificate"), "{e}");
+    // sslmode=require without a CA, and a CA that is not PEM: said before connecting.
+    let e = connect(PgConfig::new(&format!("{url}?sslmode=require")).unwrap())
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("needs the CA"), "{e}");
+    let e = connect(
+        PgConfig::new(&url)
+            .unwrap()
+            .with_ca_pem(b"not a certificate".to_vec()),
+    )
+    .await
+    .unwrap_err();
+    assert!(e.to_string().contains("the CA: no certificate"), "{e}");
+}
+
+/// Nobody listening, and a listener that never answers: each an error within the connect
+/// timeout, naming the address and never the password.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn silence_is_a_clear_error_within_the_connect_timeout() {
+    let mut options = LeaseOptions::default();
+    options.connect_timeout = Duration::from_secs(2);
+    let connect = |config: PgConfig| PgStore::connect(config, &options);
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let e = connect(PgConfig::new(&format!("postgres://ids:s3cret@127.0.0.1:{port}/x")).unwrap())
+        .await
+        .unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.starts_with(&format!(
+            "cannot reach PostgreSQL at postgres://ids@127.0.0.1:{port}/x (giving up after 2s): "
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("s3cret"), "{text}");
+    // Something listens and never answers: the connect timeout.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let started = Instant::now();
+    let e = connect(PgConfig::new(&format!("postgres://ids@127.0.0.1:{port}/x")).unwrap())
+        .await
+        .unwrap_err();
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(matches!(e, LeaseError::Unreachable { .. }), "{e}");
+}
+
+/// A holder whose lease is deleted behind its back (as a person cleaning the table would)
+/// halts at once and, told to stop on a loss, stays stopped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn a_lease_deleted_behind_its_back_halts_the_holder() {
+    let pg = Postgres::start();
+    let mut options = options(7, 7, 3);
+    options.on_loss = OnLoss::Stop;
+    let generator = LeasedGenerator::start(store(&pg, &options).await, options)
+        .await
+        .unwrap();
+    assert!(generator.try_next_id().is_ok());
+    pg.psql("DELETE FROM snowflake.leases");
+    let deleted = Instant::now();
+    while !matches!(generator.status().state, State::Stopped(_)) {
+        assert!(
+            deleted.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            generator.status()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(generator.try_next_id().is_err());
+    assert_eq!(generator.status().lease_losses, 1);
+}
