@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 use snowflake_kit::{Clock, GenerateError, Generator, Identity, Snowflake, SystemClock};
-use snowflake_lease::{Choice, LeasedGenerator, State};
+use snowflake_lease::{Choice, LeasedGenerator, State, StoreKind};
 
 use crate::fair::Queue;
 use crate::schema;
@@ -16,20 +16,22 @@ pub(crate) enum Issuer {
     None,
     /// `--dc N --machine N`.
     Fixed(Generator),
-    /// `--etcd URL`, with `--auto` or a fixed pair: claimed while the server serves.
+    /// `--etcd URL` or `--postgres URL`, with `--auto` or a fixed pair: claimed while the
+    /// server serves.
     Leased(Lease),
 }
 
 /// A leased identity, or what the claim of one waits for.
 pub(crate) struct Lease {
     choice: Choice,
+    store: StoreKind,
     generator: OnceLock<LeasedGenerator>,
     waiting: Mutex<String>,
 }
 
 impl Lease {
-    /// Not held yet: claiming as `choice` says.
-    pub(crate) fn claiming(choice: Choice) -> Lease {
+    /// Not held yet: claiming from `store` as `choice` says.
+    pub(crate) fn claiming(choice: Choice, store: StoreKind) -> Lease {
         let what = match choice {
             Choice::Fixed(identity) => format!(
                 "datacenter {}, machine {}",
@@ -43,8 +45,9 @@ impl Lease {
         };
         Lease {
             choice,
+            store,
             generator: OnceLock::new(),
-            waiting: Mutex::new(format!("claiming {what} from etcd")),
+            waiting: Mutex::new(format!("claiming {what} from {store}")),
         }
     }
 
@@ -117,7 +120,8 @@ impl From<GenerateError> for Unavailable {
             GenerateError::Halted => "the identity's lease was lost; claiming it again".to_owned(),
             GenerateError::AboveCeiling { .. } => {
                 format!(
-                    "{e}: the reservation of time ahead has not been renewed (is etcd reachable?)"
+                    "{e}: the reservation of time ahead has not been renewed (is the lease store \
+                     reachable?)"
                 )
             }
             other => other.to_string(),
@@ -138,6 +142,10 @@ pub(crate) struct IdentityJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>)]
     choice: Option<&'static str>,
+    /// Where a leased identity comes from: `etcd` or `postgres`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    store: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(schema_with = schema::datacenter)]
     datacenter: Option<u8>,
@@ -320,7 +328,7 @@ impl Issuer {
                 }
                 if status.ceiling_ms < SystemClock.now_ms() {
                     return Err(Unavailable(
-                        "the reserved time has run out (is etcd reachable?)".to_owned(),
+                        "the reserved time has run out (is the lease store reachable?)".to_owned(),
                     ));
                 }
                 Ok(())
@@ -340,6 +348,14 @@ impl Issuer {
         }
     }
 
+    /// The store a leased identity comes from, for the metrics.
+    pub(crate) fn store(&self) -> Option<StoreKind> {
+        match self {
+            Issuer::Leased(lease) => Some(lease.store),
+            _ => None,
+        }
+    }
+
     /// How many times the lease was lost, for the metrics.
     pub(crate) fn lease_losses(&self) -> u64 {
         match self {
@@ -355,6 +371,7 @@ impl Issuer {
         let mut json = IdentityJson {
             mode: "none",
             choice: None,
+            store: None,
             datacenter: None,
             machine: None,
             state: None,
@@ -373,6 +390,7 @@ impl Issuer {
             }
             Issuer::Leased(lease) => {
                 json.mode = "leased";
+                json.store = Some(lease.store.key());
                 let generator = match lease.generator() {
                     Ok(generator) => generator,
                     Err(Unavailable(waiting)) => {

@@ -8,12 +8,16 @@
 //!                   [--lease-ttl SECONDS] [--claim-wait SECONDS]
 //!                   [--etcd-ca FILE [--etcd-cert FILE --etcd-key FILE]]
 //!                   [--etcd-user NAME (--etcd-password-file FILE | $SNOWFLAKE_ETCD_PASSWORD)]]
+//!                  [--postgres URL [--postgres-schema NAME] [--auto | --dc N [--auto | --machine N]]
+//!                   [--lease-ttl SECONDS] [--claim-wait SECONDS] [--postgres-ca FILE]
+//!                   [--postgres-password-file FILE | $PGPASSWORD]]
+//!                  [--print-postgres-schema [--postgres-schema NAME]]
 //!                  [--log-format auto|text|json]
 //! ```
 //!
 //! Every flag also from the environment (`--lease-ttl` from `SNOWFLAKE_LEASE_TTL`, ...).
 //! Bad flags: one line on stderr, exit status 2. Events on stderr, text or JSON lines,
-//! filtered by `RUST_LOG`. A port in use, an unreachable etcd, a TLS or auth failure, an
+//! filtered by `RUST_LOG`. A port in use, an unreachable store, a TLS or auth failure, an
 //! identity not claimed in time: an ERROR event naming it, exit status 1. The server answers from the start; while it claims its identity, the ID
 //! endpoints and `/readyz` answer 503 saying what it waits for. SIGTERM or Ctrl-C:
 //! stop accepting, finish what is in flight, release the identity, exit 0.
@@ -49,7 +53,9 @@ use axum::routing::get;
 use clap::Parser;
 use snowflake_kit::input::parse_decimal;
 use snowflake_kit::{Field, Identity};
-use snowflake_lease::{EtcdConfig, EtcdStore, LeaseError, LeaseOptions, LeasedGenerator};
+use snowflake_lease::{
+    EtcdConfig, EtcdStore, LeaseError, LeaseOptions, LeasedGenerator, PgConfig, PgStore, StoreKind,
+};
 
 use crate::issuer::{Issuer, Lease};
 use crate::metrics::Metrics;
@@ -70,7 +76,7 @@ struct Args {
     )]
     listen: String,
     /// Datacenter id, 0..=31: of a fixed identity (with --machine), or the datacenter
-    /// to lease any free machine of (with --etcd and --auto).
+    /// to lease any free machine of (with --etcd or --postgres, and --auto).
     #[arg(long, env = "SNOWFLAKE_DC", value_name = "N")]
     dc: Option<String>,
     /// Machine id, 0..=31: of a fixed identity (with --dc).
@@ -100,15 +106,35 @@ struct Args {
     /// The key prefix in etcd [default: /snowflake-kit/v1/default].
     #[arg(long, env = "SNOWFLAKE_ETCD_PREFIX", value_name = "P")]
     etcd_prefix: Option<String>,
-    /// Lease any free identity of all 1,024 (with --etcd), or with --dc any free machine
-    /// of that datacenter.
+    /// Lease the identity from PostgreSQL instead: postgres://[user@]host[:port]/database.
+    /// The password from --postgres-password-file or PGPASSWORD: one in the URL works, but
+    /// `ps` shows it to every user of the host.
+    #[arg(long, env = "SNOWFLAKE_POSTGRES", value_name = "URL")]
+    postgres: Option<String>,
+    /// The CA certificate (PEM) the database's certificate and name are verified against;
+    /// given, the connection is TLS or nothing.
+    #[arg(long, env = "SNOWFLAKE_POSTGRES_CA", value_name = "FILE")]
+    postgres_ca: Option<String>,
+    /// A file holding the PostgreSQL user's password (one line).
+    #[arg(long, env = "SNOWFLAKE_POSTGRES_PASSWORD_FILE", value_name = "FILE")]
+    postgres_password_file: Option<String>,
+    /// The schema of the lease tables in PostgreSQL, made on first use when it has none
+    /// [default: snowflake].
+    #[arg(long, env = "SNOWFLAKE_POSTGRES_SCHEMA", value_name = "NAME")]
+    postgres_schema: Option<String>,
+    /// Print the SQL that makes the lease tables in --postgres-schema, for a migration that
+    /// is reviewed, and exit.
+    #[arg(long)]
+    print_postgres_schema: bool,
+    /// Lease any free identity of all 1,024 (with --etcd or --postgres), or with --dc any
+    /// free machine of that datacenter.
     #[arg(long, env = "SNOWFLAKE_AUTO", value_parser = clap::builder::BoolishValueParser::new())]
     auto: bool,
-    /// The lease's time to live, in seconds (with --etcd) [default: 10].
+    /// The lease's time to live, in seconds (with --etcd or --postgres) [default: 10].
     #[arg(long, env = "SNOWFLAKE_LEASE_TTL", value_name = "SECONDS")]
     lease_ttl: Option<String>,
     /// How long to wait for a fixed identity, or a machine of --dc, to come free (with
-    /// --etcd), in seconds; 0 fails at once [default: 30].
+    /// --etcd or --postgres), in seconds; 0 fails at once [default: 30].
     #[arg(long, env = "SNOWFLAKE_CLAIM_WAIT", value_name = "SECONDS")]
     claim_wait: Option<String>,
     /// How events are written to stderr (which ones: RUST_LOG, default info).
@@ -137,13 +163,31 @@ enum Plan {
     None,
     Fixed(Identity),
     Leased {
-        config: EtcdConfig,
+        store: StoreConfig,
         options: LeaseOptions,
     },
 }
 
-/// Where the password comes from when it is not in a file.
+/// Which store a leased identity comes from, and how to reach it.
+enum StoreConfig {
+    Etcd(EtcdConfig),
+    Postgres(PgConfig),
+}
+
+impl StoreConfig {
+    fn kind(&self) -> StoreKind {
+        match self {
+            StoreConfig::Etcd(_) => StoreKind::Etcd,
+            StoreConfig::Postgres(_) => StoreKind::Postgres,
+        }
+    }
+}
+
+/// Where the etcd password comes from when it is not in a file.
 const PASSWORD_VARIABLE: &str = "SNOWFLAKE_ETCD_PASSWORD";
+/// Where the PostgreSQL password comes from when it is neither in the URL nor in a file:
+/// libpq's own variable.
+const PG_PASSWORD_VARIABLE: &str = "PGPASSWORD";
 
 /// A bad flag: one line, exit status 2.
 struct Usage(String);
@@ -177,38 +221,129 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
         }
         (Some(_), None, false) => {
             return Err(Usage(
-                "--dc needs --machine too, or --auto (with --etcd) for any free machine of it"
+                "--dc needs --machine too, or --auto (with --etcd or --postgres) for any free \
+                 machine of it"
                     .to_owned(),
             ));
         }
         (None, Some(_), _) => return Err(Usage("--machine needs --dc too".to_owned())),
         _ => None,
     };
-    let Some(endpoints) = &args.etcd else {
-        for (given, flag) in [
-            (args.auto, "--auto"),
-            (args.lease_ttl.is_some(), "--lease-ttl"),
-            (args.etcd_prefix.is_some(), "--etcd-prefix"),
-            (args.claim_wait.is_some(), "--claim-wait"),
-            (args.etcd_ca.is_some(), "--etcd-ca"),
-            (args.etcd_cert.is_some(), "--etcd-cert"),
-            (args.etcd_key.is_some(), "--etcd-key"),
-            (args.etcd_user.is_some(), "--etcd-user"),
-            (args.etcd_password_file.is_some(), "--etcd-password-file"),
-        ] {
-            if given {
+    let Some(store) = store(args)? else {
+        return Ok((listen, identity.map_or(Plan::None, Plan::Fixed)));
+    };
+    let options = lease_options(args, identity, dc, store.kind())?;
+    Ok((listen, Plan::Leased { store, options }))
+}
+
+/// The store of a leased identity, from the flags: `None` without `--etcd` and
+/// `--postgres`, where every flag about a store is a bad flag.
+fn store(args: &Args) -> Result<Option<StoreConfig>, Usage> {
+    let etcd_flags = [
+        (args.etcd_prefix.is_some(), "--etcd-prefix"),
+        (args.etcd_ca.is_some(), "--etcd-ca"),
+        (args.etcd_cert.is_some(), "--etcd-cert"),
+        (args.etcd_key.is_some(), "--etcd-key"),
+        (args.etcd_user.is_some(), "--etcd-user"),
+        (args.etcd_password_file.is_some(), "--etcd-password-file"),
+    ];
+    let postgres_flags = [
+        (args.postgres_ca.is_some(), "--postgres-ca"),
+        (
+            args.postgres_password_file.is_some(),
+            "--postgres-password-file",
+        ),
+        (args.postgres_schema.is_some(), "--postgres-schema"),
+    ];
+    let lease_flags = [
+        (args.auto, "--auto"),
+        (args.lease_ttl.is_some(), "--lease-ttl"),
+        (args.claim_wait.is_some(), "--claim-wait"),
+    ];
+    let first = |flags: &[(bool, &'static str)]| {
+        flags
+            .iter()
+            .find_map(|&(given, flag)| given.then_some(flag))
+    };
+    Ok(Some(match (&args.etcd, &args.postgres) {
+        (Some(_), Some(_)) => {
+            return Err(Usage(
+                "--etcd and --postgres exclude each other: lease the identity from one store"
+                    .to_owned(),
+            ));
+        }
+        (None, None) => {
+            if let Some(flag) = first(&lease_flags) {
+                return Err(Usage(format!(
+                    "{flag} is about a leased identity: it needs --etcd URL or --postgres URL"
+                )));
+            }
+            if let Some(flag) = first(&etcd_flags) {
                 return Err(Usage(format!(
                     "{flag} is about an identity leased from etcd: it needs --etcd URL"
                 )));
             }
+            if let Some(flag) = first(&postgres_flags) {
+                return Err(Usage(format!(
+                    "{flag} is about an identity leased from PostgreSQL: it needs --postgres URL"
+                )));
+            }
+            return Ok(None);
         }
-        return Ok((listen, identity.map_or(Plan::None, Plan::Fixed)));
+        (Some(endpoints), None) => {
+            if let Some(flag) = first(&postgres_flags) {
+                return Err(Usage(format!(
+                    "{flag} is about an identity leased from PostgreSQL; --etcd leases from etcd"
+                )));
+            }
+            // A malformed URL is a bad flag; an unreachable one is found when connecting.
+            let config = EtcdConfig::new(endpoints).map_err(|e| Usage(format!("--etcd: {e}")))?;
+            StoreConfig::Etcd(etcd_access(args, config)?)
+        }
+        (None, Some(url)) => {
+            if let Some(flag) = first(&etcd_flags) {
+                return Err(Usage(format!(
+                    "{flag} is about an identity leased from etcd; --postgres leases from PostgreSQL"
+                )));
+            }
+            StoreConfig::Postgres(postgres_access(args, url)?)
+        }
+    }))
+}
+
+/// The PostgreSQL URL, its password (the URL's, a file's, or `PGPASSWORD`), its CA and
+/// schema from the flags.
+fn postgres_access(args: &Args, url: &str) -> Result<PgConfig, Usage> {
+    let read = |flag: &str, path: &str| {
+        std::fs::read(path).map_err(|e| Usage(format!("{flag} {path:?}: cannot read it: {e}")))
     };
-    let options = lease_options(args, identity, dc)?;
-    // A malformed URL is a bad flag; an unreachable one is found when connecting.
-    let config = EtcdConfig::new(endpoints).map_err(|e| Usage(format!("--etcd: {e}")))?;
-    let config = etcd_access(args, config)?;
-    Ok((listen, Plan::Leased { config, options }))
+    let mut config = PgConfig::new(url).map_err(|e| Usage(format!("--postgres: {e}")))?;
+    if let Some(path) = &args.postgres_password_file {
+        if config.has_password() {
+            return Err(Usage(
+                "--postgres-password-file: the URL has a password already; give one of them"
+                    .to_owned(),
+            ));
+        }
+        let text = String::from_utf8(read("--postgres-password-file", path)?).map_err(|_| {
+            Usage(format!(
+                "--postgres-password-file {path:?}: the password is not UTF-8"
+            ))
+        })?;
+        config = config.with_password(text.trim_end_matches(['\n', '\r']));
+    } else if let Ok(password) = std::env::var(PG_PASSWORD_VARIABLE) {
+        // As libpq: the URL's own password first.
+        config = config.with_password(password);
+    }
+    if let Some(ca) = &args.postgres_ca {
+        config = config.with_ca_pem(read("--postgres-ca", ca)?);
+    }
+    if let Some(schema) = &args.postgres_schema {
+        config = config
+            .with_schema(schema)
+            .map_err(|e| Usage(format!("--postgres-schema: {e}")))?;
+    }
+    Ok(config)
 }
 
 /// TLS and the user from the flags, each file read now: a file flag that names nothing
@@ -295,6 +430,7 @@ fn lease_options(
     args: &Args,
     identity: Option<Identity>,
     dc: Option<u64>,
+    store: StoreKind,
 ) -> Result<LeaseOptions, Usage> {
     let ttl = seconds("--lease-ttl", args.lease_ttl.as_deref().unwrap_or("10"), 1)?;
     let mut options = LeaseOptions::default();
@@ -320,11 +456,11 @@ fn lease_options(
             .map_err(|e| Usage(format!("--dc: {e}")))?,
         (false, Some(identity), _) => options.fixed(identity),
         (false, None, _) => {
-            return Err(Usage(
-                "--etcd needs --auto (any free identity), --dc N --auto (any free machine of \
-                 datacenter N), or --dc N --machine N (a fixed identity)"
-                    .to_owned(),
-            ));
+            return Err(Usage(format!(
+                "--{} needs --auto (any free identity), --dc N --auto (any free machine of \
+                 datacenter N), or --dc N --machine N (a fixed identity)",
+                store.key()
+            )));
         }
     };
     options.check().map_err(|e| match e {
@@ -353,6 +489,19 @@ fn main() -> ExitCode {
             return fail(2, first.strip_prefix("error: ").unwrap_or(first));
         }
     };
+    if args.print_postgres_schema {
+        let schema = args
+            .postgres_schema
+            .as_deref()
+            .unwrap_or(PgConfig::DEFAULT_SCHEMA);
+        return match PgStore::schema_sql(schema) {
+            Ok(sql) => match std::io::stdout().write_all(sql.as_bytes()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(1, &format!("cannot write the schema: {e}")),
+            },
+            Err(e) => fail(2, &format!("--postgres-schema: {e}")),
+        };
+    }
     let (listen, plan) = match plan(&args) {
         Ok(plan) => plan,
         Err(Usage(message)) => return fail(2, &message),
@@ -429,9 +578,9 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
             Issuer::Fixed(snowflake_kit::Generator::for_identity(identity)),
             None,
         ),
-        Plan::Leased { config, options } => (
-            Issuer::Leased(Lease::claiming(options.choice)),
-            Some((config, options)),
+        Plan::Leased { store, options } => (
+            Issuer::Leased(Lease::claiming(options.choice, store.kind())),
+            Some((store, options)),
         ),
     };
     let metrics = Metrics::new().map_err(|e| format!("cannot set up the metrics: {e}"))?;
@@ -443,9 +592,9 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
     // The claim goes on while the server answers: the page, compose, decode, the
     // health and the metrics need no identity, and the rest say what they wait for.
     let (grace, mut claim) = match lease {
-        Some((config, options)) => (
+        Some((store, options)) => (
             options.max_clock_wait + Duration::from_secs(1),
-            Some(tokio::spawn(claim(Arc::clone(&state), config, options))),
+            Some(tokio::spawn(claim(Arc::clone(&state), store, options))),
         ),
         None => (Duration::ZERO, None),
     };
@@ -515,7 +664,8 @@ fn started(local: SocketAddr, plan: &Plan) {
         Plan::None => tracing::info!(
             address = %local,
             identity = "none",
-            "listening: no identity, the ID endpoints answer 503 (--dc N --machine N, or --etcd)"
+            "listening: no identity, the ID endpoints answer 503 (--dc N --machine N, --etcd or \
+             --postgres)"
         ),
         Plan::Fixed(identity) => tracing::info!(
             address = %local,
@@ -524,7 +674,7 @@ fn started(local: SocketAddr, plan: &Plan) {
             machine = identity.machine(),
             "listening"
         ),
-        Plan::Leased { config, options } => {
+        Plan::Leased { store, options } => {
             let (datacenter, machine) = match options.choice {
                 snowflake_lease::Choice::Auto => (None, None),
                 snowflake_lease::Choice::Datacenter(dc) => (Some(dc), None),
@@ -532,21 +682,41 @@ fn started(local: SocketAddr, plan: &Plan) {
                     (Some(identity.datacenter()), Some(identity.machine()))
                 }
             };
-            tracing::info!(
-                address = %local,
-                identity = issuer::choice_name(options.choice),
-                datacenter,
-                machine,
-                store = "etcd",
-                members = %config.endpoints().join(","),
-                tls = config.is_tls(),
-                user = config.user(),
-                prefix = %options.prefix,
-                ttl_s = options.ttl.as_secs(),
-                window_ms = options.window.as_millis(),
-                claim_wait_s = options.claim_wait.as_secs(),
-                "listening; claiming the identity"
-            );
+            let identity = issuer::choice_name(options.choice);
+            let (ttl_s, window_ms) = (options.ttl.as_secs(), options.window.as_millis());
+            let claim_wait_s = options.claim_wait.as_secs();
+            match store {
+                StoreConfig::Etcd(config) => tracing::info!(
+                    address = %local,
+                    identity,
+                    datacenter,
+                    machine,
+                    store = "etcd",
+                    members = %config.endpoints().join(","),
+                    tls = config.is_tls(),
+                    user = config.user(),
+                    prefix = %options.prefix,
+                    ttl_s,
+                    window_ms,
+                    claim_wait_s,
+                    "listening; claiming the identity"
+                ),
+                // The URL without its password, ever.
+                StoreConfig::Postgres(config) => tracing::info!(
+                    address = %local,
+                    identity,
+                    datacenter,
+                    machine,
+                    store = "postgres",
+                    database = config.endpoint(),
+                    tls = config.is_tls(),
+                    schema = config.schema(),
+                    ttl_s,
+                    window_ms,
+                    claim_wait_s,
+                    "listening; claiming the identity"
+                ),
+            }
         }
     }
 }
@@ -564,24 +734,33 @@ async fn drain<F: std::future::Future<Output = ()>>(
     }
 }
 
-/// Connects to etcd and claims the identity, telling the lease what it waits for
+/// Connects to the store and claims the identity, telling the lease what it waits for
 /// meanwhile; then the lease issues.
 async fn claim(
     state: Arc<AppState>,
-    config: EtcdConfig,
+    store: StoreConfig,
     options: LeaseOptions,
 ) -> Result<(), String> {
     let Issuer::Leased(lease) = &state.issuer else {
         return Ok(());
     };
-    let store = EtcdStore::connect_with(config, &options)
-        .await
-        .map_err(|e| e.to_string())?;
     let report = |e: &LeaseError| lease.wait_for(&e.to_string());
-    let generator =
-        LeasedGenerator::start_reporting(store, options, snowflake_kit::SystemClock, &report)
-            .await
-            .map_err(|e| e.to_string())?;
+    let clock = snowflake_kit::SystemClock;
+    let generator = match store {
+        StoreConfig::Etcd(config) => {
+            let store = EtcdStore::connect_with(config, &options)
+                .await
+                .map_err(|e| e.to_string())?;
+            LeasedGenerator::start_reporting(store, options, clock, &report).await
+        }
+        StoreConfig::Postgres(config) => {
+            let store = PgStore::connect(config, &options)
+                .await
+                .map_err(|e| e.to_string())?;
+            LeasedGenerator::start_reporting(store, options, clock, &report).await
+        }
+    }
+    .map_err(|e| e.to_string())?;
     lease.hold(generator);
     Ok(())
 }

@@ -19,6 +19,8 @@ pub(crate) struct Metrics {
     pub(crate) refusals: IntCounter,
     /// 1 for the identity held (or waited for), labelled with it and how it was chosen.
     identity: IntGaugeVec,
+    /// 1 for the store a leased identity comes from.
+    store: IntGaugeVec,
     /// Connections ended before or between requests, by why: a header read timed out, a
     /// request head hyper refused, one closed to make room at the cap.
     pub(crate) connections_closed: IntCounterVec,
@@ -47,9 +49,16 @@ impl Metrics {
             Opts::new(
                 "snowflake_identity_info",
                 "the identity the IDs carry: datacenter, machine, and how it was chosen \
-                 (fixed, datacenter, any)",
+                 (fixed, datacenter, auto)",
             ),
             &["datacenter", "machine", "choice"],
+        )?;
+        let store = IntGaugeVec::new(
+            Opts::new(
+                "snowflake_lease_store_info",
+                "where a leased identity comes from: etcd or postgres",
+            ),
+            &["store"],
         )?;
         let connections_closed = IntCounterVec::new(
             Opts::new(
@@ -62,6 +71,7 @@ impl Metrics {
         registry.register(Box::new(connections_closed.clone()))?;
         registry.register(Box::new(issued.clone()))?;
         registry.register(Box::new(identity.clone()))?;
+        registry.register(Box::new(store.clone()))?;
         registry.register(Box::new(requests.clone()))?;
         registry.register(Box::new(lease_losses.clone()))?;
         registry.register(Box::new(refusals.clone()))?;
@@ -72,6 +82,7 @@ impl Metrics {
             lease_losses,
             refusals,
             identity,
+            store,
             connections_closed,
         })
     }
@@ -124,6 +135,9 @@ pub(crate) async fn metrics(State(state): State<Arc<AppState>>) -> Response {
             .identity
             .with_label_values(&labels.each_ref().map(String::as_str))
             .set(1);
+    }
+    if let Some(store) = state.issuer.store() {
+        state.metrics.store.with_label_values(&[store.key()]).set(1);
     }
     let mut body = Vec::new();
     let encoder = TextEncoder::new();

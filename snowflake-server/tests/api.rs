@@ -444,7 +444,7 @@ fn bad_flags_are_one_line_and_exit_2() {
         (&["--listen", "nonsense"], "invalid --listen \"nonsense\""),
         (
             &["--auto"],
-            "--auto is about an identity leased from etcd: it needs --etcd URL",
+            "--auto is about a leased identity: it needs --etcd URL or --postgres URL",
         ),
         (
             &["--etcd", "ftp://x:1", "--auto"],
@@ -467,7 +467,7 @@ fn bad_flags_are_one_line_and_exit_2() {
         ),
         (
             &["--etcd", "http://127.0.0.1:2379", "--dc", "4"],
-            "--dc needs --machine too, or --auto (with --etcd) for any free machine of it",
+            "--dc needs --machine too, or --auto (with --etcd or --postgres) for any free machine of it",
         ),
         (
             &[
@@ -483,7 +483,7 @@ fn bad_flags_are_one_line_and_exit_2() {
         ),
         (
             &["--claim-wait", "5"],
-            "--claim-wait is about an identity leased from etcd",
+            "--claim-wait is about a leased identity: it needs --etcd URL or --postgres URL",
         ),
         (
             &[
@@ -498,7 +498,7 @@ fn bad_flags_are_one_line_and_exit_2() {
         ),
         (
             &["--lease-ttl", "0"],
-            "--lease-ttl is about an identity leased from etcd: it needs --etcd URL",
+            "--lease-ttl is about a leased identity: it needs --etcd URL or --postgres URL",
         ),
         (
             &["--etcd-prefix", "/x"],
@@ -619,6 +619,94 @@ fn bad_etcd_access_flags_are_one_line_and_exit_2() {
     }
 }
 
+#[test]
+fn bad_postgres_flags_are_one_line_and_exit_2() {
+    for (args, message) in [
+        (
+            &[
+                "--etcd",
+                "http://127.0.0.1:2379",
+                "--postgres",
+                "postgres://db/x",
+                "--auto",
+            ][..],
+            "--etcd and --postgres exclude each other: lease the identity from one store",
+        ),
+        (
+            &["--postgres", "postgres://db/x"],
+            "--postgres needs --auto (any free identity), --dc N --auto",
+        ),
+        (
+            &["--postgres", "http://db:2379", "--auto"],
+            "--postgres: invalid PostgreSQL URL \"http://db:2379\": expected postgres://",
+        ),
+        (
+            &["--postgres", "postgres://ids:s3cret@db:x/app", "--auto"],
+            "--postgres: invalid PostgreSQL URL \"postgres://ids:***@db:x/app\"",
+        ),
+        (
+            &["--postgres-schema", "ids"],
+            "--postgres-schema is about an identity leased from PostgreSQL: it needs --postgres URL",
+        ),
+        (
+            &[
+                "--postgres",
+                "postgres://db/x",
+                "--auto",
+                "--postgres-schema",
+                "Bad-Name",
+            ],
+            "--postgres-schema: invalid lease option: schema \"Bad-Name\": expected lower-case",
+        ),
+        (
+            &[
+                "--postgres",
+                "postgres://db/x",
+                "--auto",
+                "--etcd-prefix",
+                "/x",
+            ],
+            "--etcd-prefix is about an identity leased from etcd; --postgres leases from PostgreSQL",
+        ),
+        (
+            &[
+                "--etcd",
+                "http://127.0.0.1:2379",
+                "--auto",
+                "--postgres-ca",
+                "ca.pem",
+            ],
+            "--postgres-ca is about an identity leased from PostgreSQL; --etcd leases from etcd",
+        ),
+        (
+            &[
+                "--postgres",
+                "postgres://db/x",
+                "--auto",
+                "--postgres-ca",
+                "/nonexistent/ca.pem",
+            ],
+            "--postgres-ca \"/nonexistent/ca.pem\": cannot read it",
+        ),
+        (
+            &[
+                "--postgres",
+                "postgres://ids:s3cret@db/x",
+                "--auto",
+                "--postgres-password-file",
+                "/dev/null",
+            ],
+            "--postgres-password-file: the URL has a password already; give one of them",
+        ),
+        (
+            &["--print-postgres-schema", "--postgres-schema", "a-b"],
+            "--postgres-schema: invalid lease option: schema \"a-b\"",
+        ),
+    ] {
+        usage(args, message);
+    }
+}
+
 /// Every flag has its variable, `--lease-ttl` `SNOWFLAKE_LEASE_TTL` and so on, named in
 /// `--help`, read by the same rules, and beaten by the flag when both are given.
 #[test]
@@ -632,7 +720,8 @@ fn every_flag_comes_from_its_environment_variable_too() {
         .split_whitespace()
         .filter(|word| word.starts_with("--") && word.len() > 2)
         .map(|word| word.trim_end_matches([',', '.', ')', ':']))
-        .filter(|flag| !["--help", "--version"].contains(flag))
+        // Actions, not settings: nothing to read from the environment.
+        .filter(|flag| !["--help", "--version", "--print-postgres-schema"].contains(flag))
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
@@ -668,7 +757,7 @@ fn every_flag_comes_from_its_environment_variable_too() {
     );
     env_usage(
         &[("SNOWFLAKE_AUTO", "true")],
-        "--auto is about an identity leased from etcd: it needs --etcd URL",
+        "--auto is about a leased identity: it needs --etcd URL or --postgres URL",
     );
     env_usage(
         &[
