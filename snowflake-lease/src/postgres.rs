@@ -160,16 +160,26 @@ impl PgStore {
             None => None,
         };
         let bound = (options.ttl / 3).min(options.connect_timeout);
-        let ms = bound.as_millis();
+        // At least a millisecond: 0 would turn the database's timeouts off.
+        let ms = bound.as_millis().max(1);
+        // Ours after the URL's own: the later setting wins. A reservation is committed only
+        // once it is on disk (and on a synchronous standby, where one is configured), whatever
+        // the database's or the role's default: a commit acknowledged and then lost would let a
+        // successor reuse milliseconds.
+        let settings = format!(
+            "{} -c statement_timeout={ms} -c lock_timeout={ms} \
+             -c idle_in_transaction_session_timeout={ms} -c synchronous_commit=on",
+            pg.get_options().unwrap_or_default()
+        );
         pg.application_name("snowflake-lease")
             .connect_timeout(options.connect_timeout)
             .keepalives(true)
             // Whole seconds, at least one: the kernel's unit.
             .keepalives_idle((options.ttl / 3).max(Duration::from_secs(1)))
-            .options(format!(
-                "-c statement_timeout={ms} -c lock_timeout={ms} \
-                 -c idle_in_transaction_session_timeout={ms}"
-            ));
+            // A peer that stops acknowledging (a partition) ends the connection within the
+            // bound, rather than the kernel's quarter of an hour.
+            .tcp_user_timeout(bound)
+            .options(settings.trim_start());
         let store = PgStore {
             inner: Arc::new(Inner {
                 config: pg,
@@ -217,7 +227,7 @@ impl PgStore {
     ///
     /// ```
     /// let sql = snowflake_lease::PgStore::schema_sql("snowflake")?;
-    /// assert!(sql.contains("CREATE TABLE snowflake.identities"));
+    /// assert!(sql.contains(r#"CREATE TABLE "snowflake".identities"#));
     /// # Ok::<(), snowflake_lease::LeaseError>(())
     /// ```
     ///
@@ -230,7 +240,8 @@ impl PgStore {
     }
 
     /// One call: a connection (an idle one, or a new one), the work, within the bound.
-    /// The connection goes back only after an answer.
+    /// The connection goes back only after an answer; a call given up is cancelled at the
+    /// database, so that it holds no row lock after its caller has gone.
     async fn call<T>(
         &self,
         op: &'static str,
@@ -238,14 +249,13 @@ impl PgStore {
     ) -> Result<T, StoreError> {
         let inner = &*self.inner;
         let started = std::time::Instant::now();
+        let mut cancel = None;
         let attempt = async {
-            let mut connection = if let Some(connection) = inner.check_out() {
-                connection
-            } else {
-                let client = inner.open().await?;
-                let prepared = inner.prepare(&client).await?;
-                Connection { client, prepared }
+            let mut connection = match inner.check_out() {
+                Some(connection) => connection,
+                None => self.open_in_background().await?,
             };
+            cancel = Some(connection.client.cancel_token());
             let answer = work(&mut connection.client, &connection.prepared).await;
             if matches!(answer, Ok(_) | Err(Failure::Refused(_))) {
                 inner.check_in(connection);
@@ -261,11 +271,38 @@ impl PgStore {
             }
             Ok(Err(Failure::Refused(reason))) => reason,
             Ok(Err(Failure::Db(e))) => cause(&e),
-            Err(_) => format!("no answer within {:?}", inner.bound),
+            Err(_) => {
+                if let Some(cancel) = cancel {
+                    inner.cancel(cancel);
+                }
+                format!("no answer within {:?}", inner.bound)
+            }
         };
         event!(DEBUG, op, elapsed_ms, error = %result, "PostgreSQL call failed");
         let _ = elapsed_ms;
         Err(StoreError(format!("PostgreSQL {op}: {result}")))
+    }
+
+    /// A new connection, opened and prepared by a task of its own that puts it in the pool:
+    /// a call given up while it opens (TLS, authentication, the statements) leaves it for the
+    /// next call, so that a slow way to the database is paid once, not by every call.
+    async fn open_in_background(&self) -> Result<Connection, Failure> {
+        let inner = Arc::clone(&self.inner);
+        let opened = tokio::spawn(async move {
+            let client = inner.open().await?;
+            let prepared = inner.prepare(&client).await?;
+            inner.check_in(Connection { client, prepared });
+            Ok::<_, tokio_postgres::Error>(())
+        });
+        match opened.await {
+            Ok(Ok(())) => self.inner.check_out().ok_or_else(|| {
+                Failure::Refused("the connection just made was taken by another call".to_owned())
+            }),
+            Ok(Err(e)) => Err(Failure::Db(e)),
+            Err(e) => Err(Failure::Refused(format!(
+                "opening a connection failed: {e}"
+            ))),
+        }
     }
 }
 
@@ -294,6 +331,17 @@ impl Inner {
             tokio::spawn(connection);
             client
         })
+    }
+
+    /// Cancels what a connection given up runs at the database, in the background.
+    fn cancel(&self, token: tokio_postgres::CancelToken) {
+        let tls = self.tls.clone();
+        tokio::spawn(async move {
+            let _ = match tls {
+                Some(tls) => token.cancel_query(tls).await,
+                None => token.cancel_query(tokio_postgres::NoTls).await,
+            };
+        });
     }
 
     fn check_out(&self) -> Option<Connection> {
@@ -387,13 +435,22 @@ impl Inner {
                  identities; a deleted row is a lost high-water mark"
             )));
         }
-        let triggers: i64 = client.query_one(&self.sql.triggers, &[]).await?.get(0);
-        if triggers != 2 {
+        let row = client.query_one(&self.sql.guards, &[&schema]).await?;
+        let (tables, rules, triggers, role): (i64, i64, i64, String) =
+            (row.get(0), row.get(1), row.get(2), row.get(3));
+        if tables != 2 || rules != 0 {
             return Err(differs(
-                "the triggers keep_marks and keep_marks_whole, which refuse a lowered mark \
-                 and a deleted row, are missing or disabled"
+                "identities and leases are to be plain tables, without row-level security or \
+                 rules: either could make a write change nothing and say it did"
                     .to_owned(),
             ));
+        }
+        if triggers != 2 || role != "origin" {
+            return Err(differs(format!(
+                "the triggers keep_marks and keep_marks_whole, which refuse a lowered mark \
+                 and a deleted row, are missing, disabled or not fired \
+                 (session_replication_role is {role})"
+            )));
         }
         Ok(())
     }
@@ -451,6 +508,18 @@ fn cause(e: &tokio_postgres::Error) -> String {
     text
 }
 
+/// A transaction at read committed, whatever the database's default: the row locks and
+/// their rechecks are what make the calls safe, and a stricter level would only refuse.
+async fn read_committed(
+    client: &mut Client,
+) -> Result<tokio_postgres::Transaction<'_>, tokio_postgres::Error> {
+    client
+        .build_transaction()
+        .isolation_level(tokio_postgres::IsolationLevel::ReadCommitted)
+        .start()
+        .await
+}
+
 /// An identity's numbers as the columns hold them.
 fn columns(identity: Identity) -> (i16, i16) {
     (
@@ -487,7 +556,7 @@ impl Store for PgStore {
     ) -> Result<Claim, StoreError> {
         let (dc, machine) = columns(identity);
         self.call("claim", async |client, p| {
-            let tx = client.transaction().await?;
+            let tx = read_committed(client).await?;
             let row = tx.query_one(&p.lock_identity, &[&dc, &machine]).await?;
             let (owner, by, hwm_ms): (Option<i64>, Option<String>, i64) =
                 (row.get(0), row.get(1), row.get(2));
@@ -513,8 +582,15 @@ impl Store for PgStore {
                     lease.0
                 )));
             }
-            tx.execute(&p.take, &[&dc, &machine, &lease.0, &holder])
+            // One row, now ours: anything else (a rule, a policy, a trigger that kept the row
+            // as it was) is no claim.
+            let taken = tx
+                .query_opt(&p.take, &[&dc, &machine, &lease.0, &holder])
                 .await?;
+            if taken.is_none_or(|row| row.get::<_, Option<i64>>(0) != Some(lease.0)) {
+                tx.rollback().await?;
+                return Err(Failure::Refused("the claim changed no row".to_owned()));
+            }
             tx.commit().await?;
             Ok(Claim::Won {
                 hwm_ms: ms_value(hwm_ms),
@@ -552,7 +628,7 @@ impl Store for PgStore {
         let (dc, machine) = columns(identity);
         self.call("reserve", async |client, p| {
             let new = ms_column(new_ms)?;
-            let tx = client.transaction().await?;
+            let tx = read_committed(client).await?;
             let row = tx.query_one(&p.lock_identity, &[&dc, &machine]).await?;
             let (owner, hwm_ms): (Option<i64>, i64) = (row.get(0), row.get(2));
             let hwm_ms = ms_value(hwm_ms);
@@ -567,7 +643,14 @@ impl Store for PgStore {
                 tx.rollback().await?;
                 return Ok(Reservation::Moved { hwm_ms });
             }
-            tx.execute(&p.mark, &[&dc, &machine, &new]).await?;
+            // The mark as written, read back: a reservation that moved nothing is none.
+            let marked = tx.query_opt(&p.mark, &[&dc, &machine, &new]).await?;
+            if marked.is_none_or(|row| row.get::<_, i64>(0) != new) {
+                tx.rollback().await?;
+                return Err(Failure::Refused(
+                    "the reservation changed no mark".to_owned(),
+                ));
+            }
             tx.commit().await?;
             Ok(Reservation::Committed)
         })

@@ -510,6 +510,21 @@ async fn the_schema_is_made_once_checked_and_printable() {
             "DROP TABLE tables.leases",
             "it has no table leases",
         ),
+        (
+            "policy",
+            "ALTER TABLE policy.identities ENABLE ROW LEVEL SECURITY",
+            "plain tables, without row-level security or rules",
+        ),
+        (
+            "ruled",
+            "CREATE RULE keep AS ON UPDATE TO ruled.identities DO INSTEAD NOTHING",
+            "plain tables, without row-level security or rules",
+        ),
+        (
+            "replica",
+            "ALTER TABLE replica.identities ENABLE REPLICA TRIGGER keep_marks",
+            "the triggers keep_marks and keep_marks_whole",
+        ),
     ] {
         let sql = PgStore::schema_sql(schema).unwrap();
         pg.psql(&format!("BEGIN; {sql} {change}; COMMIT;"));
@@ -528,6 +543,31 @@ async fn the_schema_is_made_once_checked_and_printable() {
     }
     // Nothing was made where something differed.
     assert_eq!(pg.psql("SELECT to_regclass('tables.leases') IS NULL"), "t");
+}
+
+/// A schema named as a keyword is made and used, quoted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn a_schema_named_as_a_keyword_works() {
+    let pg = Postgres::start();
+    let options = LeaseOptions::default();
+    let config = PgConfig::new(&pg.url())
+        .unwrap()
+        .with_schema("user")
+        .unwrap();
+    let store = PgStore::connect(config, &options).await.unwrap();
+    let lease = store.grant(Duration::from_secs(5)).await.unwrap();
+    assert_eq!(
+        store
+            .claim(Identity::new(0, 0).unwrap(), lease, "me")
+            .await
+            .unwrap(),
+        Claim::Won { hwm_ms: 0 }
+    );
+    assert_eq!(
+        pg.psql("SELECT holder FROM \"user\".identities WHERE lease_id IS NOT NULL"),
+        "me"
+    );
 }
 
 /// Bad URLs, passwords, CAs and silence: each a clear error naming the cause, within the

@@ -642,7 +642,7 @@ fn bad_postgres_flags_are_one_line_and_exit_2() {
         ),
         (
             &["--postgres", "postgres://ids:s3cret@db:x/app", "--auto"],
-            "--postgres: invalid PostgreSQL URL \"postgres://ids:***@db:x/app\"",
+            "--postgres: invalid PostgreSQL URL \"postgres://***@db:x\"",
         ),
         (
             &["--postgres-schema", "ids"],

@@ -120,7 +120,8 @@ impl PgConfig {
     }
 
     /// The schema of the store's tables (default `snowflake`): lower-case letters, digits and
-    /// `_`, not starting with a digit, at most 63 characters.
+    /// `_`, not starting with a digit nor with `pg_` (PostgreSQL's own), at most 63
+    /// characters.
     ///
     /// # Errors
     ///
@@ -162,6 +163,7 @@ pub(crate) fn check_schema(schema: &str) -> Result<(), LeaseError> {
     let ok = !schema.is_empty()
         && schema.len() <= 63
         && !schema.starts_with(|c: char| c.is_ascii_digit())
+        && !schema.starts_with("pg_")
         && schema
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
@@ -170,7 +172,7 @@ pub(crate) fn check_schema(schema: &str) -> Result<(), LeaseError> {
     } else {
         Err(LeaseError::InvalidOption(format!(
             "schema {schema:?}: expected lower-case letters, digits and `_`, not starting with \
-             a digit, at most 63 characters"
+             a digit nor with `pg_`, at most 63 characters"
         )))
     }
 }
@@ -196,32 +198,19 @@ fn endpoint(config: &tokio_postgres::Config) -> String {
     format!("postgres://{user}{host}:{port}{database}")
 }
 
-/// A URL as given, its password (between `:` and `@` after the scheme) blanked.
+/// A URL that could not be read, as a message may show it: the scheme, and the host and
+/// port after the last `@`; never what comes before the `@` (a password, whatever its
+/// characters) nor the path and query (`?password=`). Key-value text is not shown at all.
 fn redact(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
-        // Key-value text: blank every `password=...`.
-        return url
-            .split(' ')
-            .map(|pair| {
-                if pair.starts_with("password=") {
-                    "password=***"
-                } else {
-                    pair
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ");
+        return "(key-value text, not shown: it may hold a password)".to_owned();
     };
-    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(authority_end);
-    match authority.rsplit_once('@') {
-        Some((user_info, host)) => {
-            let user = user_info.split(':').next().unwrap_or_default();
-            let blank = if user_info.contains(':') { ":***" } else { "" };
-            format!("{scheme}://{user}{blank}@{host}{tail}")
-        }
-        None => url.to_owned(),
-    }
+    let (user_info, host) = match rest.rsplit_once('@') {
+        Some((_, host)) => ("***@", host),
+        None => ("", rest),
+    };
+    let host = host.split(['/', '?']).next().unwrap_or_default();
+    format!("{scheme}://{user_info}{host}")
 }
 
 #[cfg(test)]
@@ -237,11 +226,29 @@ mod tests {
         // The URL's own password stays; another is only for a URL without one.
         let config = config.with_password("other");
         assert_eq!(config.config.get_password(), Some(&b"s3cret"[..]));
-        let e = PgConfig::new("postgres://ids:s3cret@db:notaport/app").unwrap_err();
-        assert!(!e.to_string().contains("s3cret"), "{e}");
-        assert!(e.to_string().contains("ids:***@db"), "{e}");
-        let e = PgConfig::new("host=db password=s3cret port=x").unwrap_err();
-        assert!(!e.to_string().contains("s3cret"), "{e}");
+        for (url, shown) in [
+            (
+                "postgres://ids:s3cret@db:notaport/app",
+                "\"postgres://***@db:notaport\"",
+            ),
+            // A `/`, `?` or `@` in the password, and one in the query.
+            (
+                "postgres://ids:s3/c?r@et@db:x/app",
+                "\"postgres://***@db:x\"",
+            ),
+            (
+                "postgres://ids@db/app?password=s3cret&port=x",
+                "\"postgres://***@db\"",
+            ),
+            (
+                "host=db password = 's3cret x' port=x",
+                "(key-value text, not shown",
+            ),
+        ] {
+            let e = PgConfig::new(url).unwrap_err().to_string();
+            assert!(!e.contains("s3") && !e.contains("et@"), "{e}");
+            assert!(e.contains(shown), "{url}: {e}");
+        }
     }
 
     #[test]
@@ -261,11 +268,20 @@ mod tests {
     }
 
     #[test]
-    fn schema_names_that_need_no_quoting() {
+    fn schema_names_of_lower_case_letters_digits_and_underscores() {
         for ok in ["snowflake", "_a", "ids_2", &"s".repeat(63)] {
             assert!(check_schema(ok).is_ok(), "{ok}");
         }
-        for bad in ["", "2ids", "Ids", "a-b", "a b", "a;drop", &"s".repeat(64)] {
+        for bad in [
+            "",
+            "2ids",
+            "Ids",
+            "a-b",
+            "a b",
+            "a\"b",
+            "pg_ids",
+            &"s".repeat(64),
+        ] {
             let e = check_schema(bad).unwrap_err().to_string();
             assert!(e.contains("lower-case letters"), "{bad}: {e}");
         }

@@ -7,9 +7,15 @@ use crate::error::LeaseError;
 const SCHEMA_SQL: &str = include_str!("schema.sql");
 
 /// The schema's SQL for `schema` (a name [`check_schema`](super::config::check_schema)
-/// accepted: it needs no quoting).
+/// accepted).
 pub(crate) fn sql(schema: &str) -> String {
-    SCHEMA_SQL.replace("{schema}", schema)
+    SCHEMA_SQL.replace("{schema}", &quoted(schema))
+}
+
+/// The schema as an identifier: quoted, so that a name that is also a keyword (`user`)
+/// works; the name has no `"` to escape.
+fn quoted(schema: &str) -> String {
+    format!("\"{schema}\"")
 }
 
 /// Every column of the two tables, in order: (table, column, type, nullable), as
@@ -25,11 +31,14 @@ const COLUMNS: [(&str, &str, &str, &str); 8] = [
     ("leases", "expires_at", "timestamp with time zone", "NO"),
 ];
 
-/// What the check reads: the columns, the identities' rows and the triggers.
-pub(crate) const CHECK_COLUMNS: &str = "SELECT table_name::text, column_name::text, \
-     data_type::text, is_nullable::text FROM information_schema.columns \
-     WHERE table_schema = $1 AND table_name IN ('identities', 'leases') \
-     ORDER BY table_name, ordinal_position";
+/// What the check reads of the columns: from the catalog, which shows them whatever the
+/// user's rights (`information_schema` hides what it may not use).
+pub(crate) const CHECK_COLUMNS: &str = "SELECT c.relname::text, a.attname::text, \
+     format_type(a.atttypid, a.atttypmod), CASE WHEN a.attnotnull THEN 'NO' ELSE 'YES' END \
+     FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid \
+     JOIN pg_namespace n ON n.oid = c.relnamespace \
+     WHERE n.nspname = $1 AND c.relname IN ('identities', 'leases') \
+     AND a.attnum > 0 AND NOT a.attisdropped ORDER BY c.relname, a.attnum";
 
 /// The columns found against [`COLUMNS`]: `Err` names the first difference.
 pub(crate) fn compare(
@@ -85,11 +94,12 @@ pub(crate) struct Statements {
     pub(crate) unclaim: String,
     pub(crate) held: String,
     pub(crate) count: String,
-    pub(crate) triggers: String,
+    pub(crate) guards: String,
 }
 
 impl Statements {
-    pub(crate) fn new(s: &str) -> Statements {
+    pub(crate) fn new(schema: &str) -> Statements {
+        let s = quoted(schema);
         Statements {
             // Expired leases an hour old go as a new one comes: an identity on one is free
             // whether its lease row is there or not.
@@ -99,10 +109,12 @@ impl Statements {
                  VALUES ($1::bigint, now() + $1::bigint * interval '1 millisecond') RETURNING id"
             ),
             // now(): when the statement's transaction began, no earlier than the holder sent
-            // it, so the database's expiry is never before the holder's deadline. Alive is
+            // it, so the database's expiry is never before the holder's deadline; and never
+            // earlier than it was, for a keep-alive that ran late behind a later one. Alive is
             // judged by clock_timestamp(), the moment of the check.
             keep_alive: format!(
-                "UPDATE {s}.leases SET expires_at = now() + ttl_ms * interval '1 millisecond' \
+                "UPDATE {s}.leases \
+                 SET expires_at = greatest(expires_at, now() + ttl_ms * interval '1 millisecond') \
                  WHERE id = $1 AND expires_at > clock_timestamp() RETURNING ttl_ms"
             ),
             release: format!("DELETE FROM {s}.leases WHERE id = $1"),
@@ -125,10 +137,11 @@ impl Statements {
             ),
             take: format!(
                 "UPDATE {s}.identities SET lease_id = $3, holder = $4 \
-                 WHERE datacenter = $1 AND machine = $2"
+                 WHERE datacenter = $1 AND machine = $2 RETURNING lease_id"
             ),
             mark: format!(
-                "UPDATE {s}.identities SET hwm_ms = $3 WHERE datacenter = $1 AND machine = $2"
+                "UPDATE {s}.identities SET hwm_ms = $3 WHERE datacenter = $1 AND machine = $2 \
+                 RETURNING hwm_ms"
             ),
             unclaim: format!(
                 "UPDATE {s}.identities SET lease_id = NULL, holder = NULL \
@@ -139,12 +152,20 @@ impl Statements {
                  JOIN {s}.leases l ON l.id = i.lease_id WHERE l.expires_at > clock_timestamp()"
             ),
             count: format!("SELECT count(*) FROM {s}.identities"),
-            triggers: format!(
-                "SELECT count(*) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid \
-                 JOIN pg_namespace n ON n.oid = c.relnamespace \
-                 WHERE n.nspname = '{s}' AND c.relname = 'identities' \
-                 AND t.tgname IN ('keep_marks', 'keep_marks_whole') AND t.tgenabled <> 'D'"
-            ),
+            // Plain tables without row-level security, no rules, the two triggers enabled in
+            // the normal mode (O) or always (A), and a session that fires them.
+            guards: "SELECT \
+                 (SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+                  WHERE n.nspname = $1 AND c.relname IN ('identities', 'leases') \
+                  AND c.relkind = 'r' AND NOT c.relrowsecurity), \
+                 (SELECT count(*) FROM pg_rules WHERE schemaname = $1 \
+                  AND tablename IN ('identities', 'leases')), \
+                 (SELECT count(*) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid \
+                  JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 \
+                  AND c.relname = 'identities' AND t.tgname IN ('keep_marks', 'keep_marks_whole') \
+                  AND t.tgenabled IN ('O', 'A')), \
+                 current_setting('session_replication_role')"
+                .to_owned(),
         }
     }
 }
@@ -200,7 +221,7 @@ mod tests {
     fn the_sql_names_the_schema_everywhere() {
         let sql = sql("ids_2");
         assert!(!sql.contains("{schema}"));
-        assert!(sql.contains("CREATE TABLE ids_2.identities"));
-        assert!(sql.contains("EXECUTE FUNCTION ids_2.keep_marks()"));
+        assert!(sql.contains("CREATE TABLE \"ids_2\".identities"));
+        assert!(sql.contains("EXECUTE FUNCTION \"ids_2\".keep_marks()"));
     }
 }
