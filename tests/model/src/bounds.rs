@@ -38,6 +38,25 @@ pub struct Bounds {
     pub max_clock_wait: u8,
     /// Whether an operator may revoke the owner's lease at any time (`etcdctl lease revoke`).
     pub revoke: bool,
+    /// Which store, as far as their protocols differ.
+    pub store: Flavor,
+    /// How many times the store's clock may step a tick ahead of the holders' lease clocks
+    /// (a database's wall clock set forward); 0 for etcd, whose leases run on its leader's
+    /// monotonic clock.
+    pub jumps: u8,
+}
+
+/// The store's flavour: where `EtcdStore` and `PgStore` differ in what a lease's end does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavor {
+    /// etcd: a lease whose time has run out is revoked by the lessor at or after its end,
+    /// and until then its owner key stays, for a claim and a reservation alike.
+    Etcd,
+    /// PostgreSQL (`PgStore`): every statement judges the lease's end itself, on the
+    /// database's clock. A claim takes over an identity whose owner's lease has run out
+    /// (deleting that lease, in the claim's transaction); a reservation with a run-out
+    /// lease is refused (`NotOwner`).
+    Postgres,
 }
 
 impl Bounds {
@@ -55,6 +74,18 @@ impl Bounds {
             window: 2,
             max_clock_wait: 3,
             revoke: true,
+            store: Flavor::Etcd,
+            jumps: 0,
+        }
+    }
+
+    /// These bounds on PostgreSQL, whose clock steps ahead at most `jumps` times.
+    #[must_use]
+    pub const fn on_postgres(self, jumps: u8) -> Bounds {
+        Bounds {
+            store: Flavor::Postgres,
+            jumps,
+            ..self
         }
     }
 

@@ -98,6 +98,9 @@ pub struct Holder {
     pub grants: u8,
     /// The generator's floor (`Generator::raise_floor`): nothing at or below it.
     pub floor: u8,
+    /// How many ticks the store's clock stepped ahead since its last renewal: its lease
+    /// ends that much before `valid_until + margin` (0 on etcd).
+    pub drift: u8,
 }
 
 impl Holder {
@@ -109,6 +112,7 @@ impl Holder {
             late: None,
             grants: 0,
             floor: 0,
+            drift: 0,
         }
     }
 
@@ -162,7 +166,7 @@ impl Holder {
                 store.grant(lease, now, bounds);
                 self.phase = Phase::Claiming { lease };
             }
-            (Step::Claim, Phase::Claiming { lease }) => match store.claim(lease) {
+            (Step::Claim, Phase::Claiming { lease }) => match store.claim(lease, bounds.store) {
                 Some(floor) => self.phase = Phase::Waiting { lease, floor },
                 // Held: it tries again. Or the lease is gone: the acquire fails.
                 None if store.lease_exists(lease) => {}
@@ -173,6 +177,7 @@ impl Holder {
                     if let Phase::Holding { valid_until, .. } = &mut self.phase {
                         *valid_until = now + bounds.ttl - bounds.margin;
                     }
+                    self.drift = 0;
                     self.publish(mutation);
                 } else {
                     self.let_go(lease, store);
@@ -186,6 +191,7 @@ impl Holder {
             (Step::Renew, Phase::Waiting { lease, floor }) => {
                 if store.keep_alive(lease, now, bounds) {
                     let valid_until = now + bounds.ttl - bounds.margin;
+                    self.drift = 0;
                     self.phase = Phase::Renewed {
                         lease,
                         floor,

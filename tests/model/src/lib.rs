@@ -11,7 +11,7 @@ mod show;
 mod store;
 mod symmetry;
 
-pub use crate::bounds::{Bounds, MAX_GRANTS, MAX_HOLDERS, MAX_LEASES, Mutation, NOW};
+pub use crate::bounds::{Bounds, Flavor, MAX_GRANTS, MAX_HOLDERS, MAX_LEASES, Mutation, NOW};
 pub use crate::holder::{Holder, Phase, Step};
 pub use crate::model::{Action, LeaseModel, Outcome, State};
 pub use crate::properties::{INVARIANT, LAPSED};

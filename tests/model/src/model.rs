@@ -39,6 +39,8 @@ pub struct State {
     pub duplicate: bool,
     /// Whether a holder issued once its lease's time had run out at the store.
     pub lapsed: bool,
+    /// How many times the store's clock stepped ahead.
+    pub jumps: u8,
 }
 
 /// A transition of the model. Holder indices are `0..bounds.holders`.
@@ -53,8 +55,12 @@ pub enum Action {
     /// This holder's clock ticks with store time standing still: a fast clock, as far as
     /// the skew bound lets it run ahead.
     Fast(u8),
-    /// etcd's lessor revokes a lease whose time ran out, at that tick or any later one.
+    /// etcd's lessor revokes a lease whose time ran out, at that tick or any later one
+    /// (`PgStore`: a later grant's clean-up deletes it, or a claim does).
     Expire(Lease),
+    /// The store's clock steps a tick ahead of the holders' (`PgStore`: the database's wall
+    /// clock set forward), at most `Bounds::jumps` times in a run.
+    Jump,
     /// The store applies a holder's release of this lease (`EtcdStore::release`), at any
     /// time after it was sent, or never (the request was lost).
     Release(Lease),
@@ -143,11 +149,13 @@ impl LeaseModel {
             } = holder.phase
             {
                 // The store's expiry of the lease as last renewed: the model applies a
-                // keep-alive as it is sent, so it is the local deadline plus the margin. It
-                // outlives the lease (a revoke, an expiry), which is what it is kept for.
-                let end = valid_until + self.bounds.margin;
+                // keep-alive as it is sent, so it is the local deadline plus the margin, less
+                // the ticks the store's clock stepped ahead since. It outlives the lease (a
+                // revoke, an expiry), which is what it is kept for.
+                let end = (valid_until + self.bounds.margin).saturating_sub(holder.drift);
                 if let Some(&expiry) = state.store.expiry.get(usize::from(lease))
                     && expiry != 0
+                    && holder.drift == 0
                 {
                     assert_eq!(expiry, end, "internal error: the lease's end drifted");
                 }
@@ -178,6 +186,7 @@ impl Model for LeaseModel {
             ever: 0,
             duplicate: false,
             lapsed: false,
+            jumps: 0,
         }]
     }
 
@@ -218,6 +227,9 @@ impl Model for LeaseModel {
         if bounds.revoke && state.store.owner().is_some() {
             actions.push(Action::Revoke);
         }
+        if state.jumps < bounds.jumps {
+            actions.push(Action::Jump);
+        }
     }
 
     fn next_state(&self, last: &State, action: Action) -> Option<State> {
@@ -233,6 +245,13 @@ impl Model for LeaseModel {
             Action::Stall(h) => normal::tick(&mut state, bounds, Some(h.into())),
             Action::Fast(h) => all[usize::from(h)].clock += 1,
             Action::Expire(lease) | Action::Release(lease) => store.revoke(lease),
+            Action::Jump => {
+                store.jump();
+                for holder in all.iter_mut() {
+                    holder.drift += 1;
+                }
+                state.jumps += 1;
+            }
             Action::Revoke => {
                 if let Some(lease) = store.owner() {
                     store.revoke(lease);
@@ -247,11 +266,11 @@ impl Model for LeaseModel {
                     let new = request.new;
                     match outcome {
                         Outcome::Answered => {
-                            let answer = store.reserve(request, mutation);
+                            let answer = store.reserve(request, mutation, bounds.store);
                             holder.answered(new, answer, store, mutation);
                         }
                         Outcome::AnswerLost => {
-                            store.reserve(request, mutation);
+                            store.reserve(request, mutation, bounds.store);
                             holder.timed_out(new, store, mutation);
                         }
                         Outcome::Lost => holder.timed_out(new, store, mutation),
@@ -264,7 +283,7 @@ impl Model for LeaseModel {
             }
             Action::ApplyLate(h) => {
                 if let Some(request) = all[usize::from(h)].late.take() {
-                    store.reserve(request, mutation);
+                    store.reserve(request, mutation, bounds.store);
                 }
             }
         }

@@ -81,6 +81,9 @@ pub(crate) fn normalize(state: &mut State, bounds: Bounds, mutation: Mutation) {
             &mut holder.phase
         {
             *valid_until = (*valid_until).max(NOW - bounds.margin);
+        } else {
+            // No deadline to drift from.
+            holder.drift = 0;
         }
         if let Phase::Holding { ceiling, .. } = &mut holder.phase
             && *ceiling < holder.clock

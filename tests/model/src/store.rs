@@ -1,7 +1,8 @@
-//! etcd as the protocol sees it: leases that expire in store time, the owner key on a
-//! lease, and the high-water mark; each request one transaction, as `EtcdStore` sends it.
+//! The store as the protocol sees it: leases that expire in store time, the owner key on a
+//! lease, and the high-water mark; each request one transaction, as `EtcdStore` and
+//! `PgStore` send it ([`Flavor`] says where the two differ).
 
-use crate::bounds::{Bounds, MAX_LEASES, Mutation, NOW};
+use crate::bounds::{Bounds, Flavor, MAX_LEASES, Mutation, NOW};
 
 /// A lease, by index: holder `h`'s `n`th grant is `h * MAX_GRANTS + n`, so that no two
 /// grants share an id, as etcd's never do; or [`DEAD`].
@@ -92,10 +93,30 @@ impl Store {
         self.expiry[usize::from(lease)] = now + bounds.ttl;
     }
 
+    /// Whether `lease`'s time has run out (it may not be revoked yet).
+    fn run_out(&self, lease: Lease) -> bool {
+        self.expiry
+            .get(usize::from(lease))
+            .is_some_and(|&expiry| expiry != 0 && NOW >= expiry)
+    }
+
     /// `EtcdStore::claim`: if the owner key is absent, puts it on `lease` and reads the
     /// mark (`Claim::Won`); `None` if it is held (`Claim::Held`), or if the lease is gone
     /// (etcd fails a put on a lease it no longer has: a `StoreError`).
-    pub(crate) fn claim(&mut self, lease: Lease) -> Option<u8> {
+    ///
+    /// `PgStore::claim` first deletes the owner's lease if its time has run out, in the
+    /// same transaction; and its own lease must not have run out.
+    pub(crate) fn claim(&mut self, lease: Lease, flavor: Flavor) -> Option<u8> {
+        if flavor == Flavor::Postgres {
+            if let Some(owner) = self.owner
+                && self.run_out(owner)
+            {
+                self.revoke(owner);
+            }
+            if self.run_out(lease) {
+                return None;
+            }
+        }
         if self.owner.is_some() || !self.lease_exists(lease) {
             return None;
         }
@@ -117,13 +138,20 @@ impl Store {
     }
 
     /// `EtcdStore::reserve`'s transaction: its compares, then its put or its reads.
-    pub(crate) fn reserve(&mut self, request: Reserve, mutation: Mutation) -> Reservation {
+    /// `PgStore::reserve` also refuses a lease whose time has run out, as not the owner's.
+    pub(crate) fn reserve(
+        &mut self,
+        request: Reserve,
+        mutation: Mutation,
+        flavor: Flavor,
+    ) -> Reservation {
         let Reserve {
             lease,
             expected,
             new,
         } = request;
-        let owned = self.owner == Some(lease);
+        let owned =
+            self.owner == Some(lease) && !(flavor == Flavor::Postgres && self.run_out(lease));
         let lease_ok = owned || mutation == Mutation::ReserveWithoutLeaseCheck;
         let mark_ok = if expected == 0 {
             self.hwm == 0
@@ -138,6 +166,16 @@ impl Store {
             Reservation::Moved(self.hwm)
         } else {
             Reservation::NotOwner
+        }
+    }
+
+    /// The store's clock steps a tick ahead of the holders': every lease ends a tick sooner
+    /// than its holder counts.
+    pub(crate) fn jump(&mut self) {
+        for expiry in &mut self.expiry {
+            if *expiry != 0 {
+                *expiry -= 1;
+            }
         }
     }
 
