@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Planted bugs: proves that the lease fault test (snowflake-lease/tests/faults) catches the
-# bugs it exists to catch. Each scripts/planted/*.patch plants one (its header says which)
-# in a copy of the working tree; the fault test must fail on every one of them, and pass
-# on the copy unpatched. One line per bug, caught or missed; exits non-zero on a miss.
+# Planted bugs: proves that the lease tests catch the bugs they exist to catch. Each
+# scripts/planted/*.patch plants one (its header says which) in a copy of the working tree;
+# every test that a patch's `Caught by: TARGET [TEST...]` lines name (the fault test,
+# snowflake-lease/tests/faults, when none; `postgres_faults`, its checks on a real
+# PostgreSQL; `postgres`, the tests of PgStore, for the bugs planted there) must fail with
+# it, and pass on the copy unpatched. A line per bug and test, caught or missed; exits
+# non-zero on a miss.
 #   bash scripts/planted-bugs.sh
 # The copy lives at target/planted/tree and builds into target/planted/target: a fixed
 # path keeps the builds incremental (a new path each run would rebuild the workspace
@@ -28,17 +31,38 @@ for patch in "${patches[@]}"; do
     sed -n 's|^+++ b/||p' "$patch"
 done | sort -u | (cd "$tree" && xargs touch)
 
-# Runs the fault test in the copy; its output goes to $work/<name>.log.
-fault_test() {
-    (cd "$tree" && cargo test --locked -p snowflake-lease --test faults) >"$work/$1.log" 2>&1
+# The test targets and test names a patch is caught by, a line each: `faults` unless it
+# says (words in parentheses are the reader's).
+caught_by() {
+    local lines
+    lines=$(sed -n 's/^Caught by: //p' "$1" | sed 's/ *(.*//')
+    echo "${lines:-faults}"
 }
 
-if ! fault_test unpatched; then
-    cat "$work/unpatched.log"
-    echo "planted bugs: the fault test fails without a planted bug (above)" >&2
-    exit 1
-fi
-echo "unpatched: passes ($(grep -o '[0-9]* IDs checked' "$work/unpatched.log"), $((SECONDS - started)) s so far)"
+# Runs a lease test target (and only the tests named, if any) in the copy; its output goes
+# to $work/<name>.log. The tests that need PostgreSQL are ignored without it: run them.
+lease_test() {
+    local name=$1 target=$2
+    shift 2
+    (cd "$tree" && cargo test --locked -p snowflake-lease --test "$target" -- --include-ignored "$@") </dev/null \
+        >"$work/$name.log" 2>&1
+}
+
+# Unpatched, each target passes, with every test the patches name.
+for target in $(for patch in "${patches[@]}"; do caught_by "$patch" | cut -d' ' -f1; done | sort -u); do
+    # shellcheck disable=SC2046 # the test names, one word each
+    if ! lease_test "unpatched-$target" "$target" $(for patch in "${patches[@]}"; do
+        caught_by "$patch" | while read -r t names; do
+            [ "$t" = "$target" ] && echo "$names"
+        done
+    done | tr ' ' '\n' | sort -u); then
+        cat "$work/unpatched-$target.log"
+        echo "planted bugs: the $target test fails without a planted bug (above)" >&2
+        exit 1
+    fi
+    checked=$(grep -o '[0-9]* IDs checked' "$work/unpatched-$target.log" || grep -o '[0-9]* passed' "$work/unpatched-$target.log" | tail -1)
+    echo "unpatched: $target passes ($checked, $((SECONDS - started)) s so far)"
+done
 
 missed=0
 for patch in "${patches[@]}"; do
@@ -49,15 +73,21 @@ for patch in "${patches[@]}"; do
         missed=$((missed + 1))
         continue
     fi
-    if fault_test "$name"; then
-        echo "missed  $name"
-        missed=$((missed + 1))
-    elif verdict=$(grep -m1 '^FAULTS: seed' "$work/$name.log"); then
-        echo "caught  $name: ${verdict#FAULTS: }"
-    else
-        echo "error   $name: the test failed without a verdict (see $work/$name.log)"
-        missed=$((missed + 1))
-    fi
+    while read -r target names; do
+        log="$name-$target"
+        # shellcheck disable=SC2086 # the test names, one word each
+        if lease_test "$log" "$target" $names; then
+            echo "missed  $name by $target"
+            missed=$((missed + 1))
+        elif verdict=$(grep -m1 '^FAULTS: seed' "$work/$log.log"); then
+            echo "caught  $name by $target: ${verdict#FAULTS: }"
+        elif verdict=$(grep -m1 -A1 'panicked at' "$work/$log.log" | tr '\n' ' ' | cut -c1-240); then
+            echo "caught  $name by $target: ${verdict#thread }"
+        else
+            echo "error   $name by $target: the test failed without a verdict (see $work/$log.log)"
+            missed=$((missed + 1))
+        fi
+    done < <(caught_by "$patch")
     patch -d "$tree" -p1 --quiet --reverse <"$patch"
 done
 echo "planted bugs: ${#patches[@]} planted, $missed missed, in $((SECONDS - started)) s"

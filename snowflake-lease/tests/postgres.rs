@@ -147,6 +147,8 @@ async fn a_lease_ends_on_the_databases_clock_and_the_marks_are_kept() {
         Claim::Held { by: "short".into() }
     );
     tokio::time::sleep(Duration::from_millis(1200)).await;
+    // Run out, and no keep-alive brings it back, though nobody took it over yet.
+    assert_eq!(store.keep_alive(short).await.unwrap(), None);
     assert_eq!(
         store.held().await.unwrap(),
         HashSet::from([Identity::new(3, 3).unwrap()])

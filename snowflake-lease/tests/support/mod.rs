@@ -1,5 +1,6 @@
 //! What the lease tests on a real store share: a holder in a process of its own, and a
 //! host of the test's own to cut off.
+#![allow(dead_code, reason = "each test file uses a part")]
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -33,7 +34,24 @@ impl HolderProcess {
         ttl_secs: u64,
         run_secs: u64,
     ) -> HolderProcess {
-        let numbers = [dc, machine, ttl_secs, run_secs].map(|n| n.to_string());
+        let holder = HolderProcess::spawn(wrapper, endpoint, [dc, machine, ttl_secs, run_secs]);
+        // Wait until it holds the identity.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = holder
+                .lines
+                .recv_timeout(left)
+                .expect("the holder process holds its identity");
+            if line.ends_with("holding") {
+                break holder;
+            }
+        }
+    }
+
+    /// Starts one with `[dc, machine, ttl_secs, run_secs]`, not waiting for it to hold.
+    pub(crate) fn spawn(wrapper: &[&str], endpoint: &str, numbers: [u64; 4]) -> HolderProcess {
+        let numbers = numbers.map(|n| n.to_string());
         let holder = env!("CARGO_BIN_EXE_snowflake-lease-holder");
         let (program, args) = match wrapper {
             [program, args @ ..] => (*program, [args, &[holder][..]].concat()),
@@ -56,19 +74,17 @@ impl HolderProcess {
                 }
             }
         });
-        let holder = HolderProcess { child, lines };
-        // Wait until it holds the identity.
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = holder
-                .lines
-                .recv_timeout(left)
-                .expect("the holder process holds its identity");
-            if line.ends_with("holding") {
-                break holder;
-            }
-        }
+        HolderProcess { child, lines }
+    }
+
+    /// Its process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Whether it has exited.
+    pub(crate) fn exited(&mut self) -> bool {
+        self.child.try_wait().is_ok_and(|status| status.is_some())
     }
 
     pub(crate) fn signal(&self, signal: &str) {
