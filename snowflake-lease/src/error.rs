@@ -48,7 +48,7 @@ pub enum LeaseError {
         reason: String,
     },
     /// The PostgreSQL schema's tables are not the ones this crate makes (see
-    /// [`PgStore::schema_sql`](crate::PgStore::schema_sql)): nothing is guessed or changed.
+    /// `PgStore::schema_sql`): nothing is guessed or changed.
     Schema {
         /// The schema.
         schema: String,
@@ -226,7 +226,7 @@ impl std::error::Error for LeaseError {}
 pub enum StoreKind {
     /// etcd's v3 API: [`EtcdStore`](crate::EtcdStore).
     Etcd,
-    /// PostgreSQL: [`PgStore`](crate::PgStore).
+    /// PostgreSQL: `PgStore` (feature `postgres`).
     Postgres,
 }
 

@@ -1,12 +1,13 @@
-//! Snowflake machine identities leased from etcd, fenced by a high-water mark so
-//! that no two holders ever issue the same ID.
+//! Snowflake machine identities leased from etcd or PostgreSQL, fenced by a high-water
+//! mark so that no two holders ever issue the same ID.
 //!
 //! No two live generators may share an identity (a datacenter and machine), and fleets get
 //! that wrong: two pods with the same identity, a restarted process whose clock went
 //! back, a paused process that wakes after someone else took its identity. A
-//! [`LeasedGenerator`] claims a free identity from etcd (or a fixed one), keeps
-//! the lease alive, and issues IDs only up to a time it has reserved in etcd: the
-//! **high-water mark** (HWM). A later holder of the identity starts above it.
+//! [`LeasedGenerator`] claims a free identity from etcd ([`EtcdStore`]) or PostgreSQL
+//! (`PgStore`, feature `postgres`), or a fixed one, keeps the lease alive, and issues
+//! IDs only up to a time it has reserved in the store: the **high-water mark** (HWM). A
+//! later holder of the identity starts above it.
 //!
 //! ```no_run
 //! use snowflake_lease::{EtcdStore, LeaseOptions, LeasedGenerator};
@@ -21,7 +22,7 @@
 //! # Ok(()) }
 //! ```
 //!
-//! # Keys
+//! # Keys (etcd; PostgreSQL's tables are on `PgStore`)
 //!
 //! ```text
 //! {prefix}/owner/{dc:02}/{machine:02}   the holder's name, attached to its lease
@@ -32,7 +33,8 @@
 //!
 //! See [`LeasedGenerator`]. Every holder of an identity uses the same etcd cluster and
 //! prefix, no plain generator runs with a leased pair, nobody deletes or lowers the HWM
-//! keys, and etcd is not restored from a snapshot older than the HWMs in use.
+//! keys, and etcd is not restored from a snapshot older than the HWMs in use. PostgreSQL
+//! asks the same and a little more: see `PgStore`.
 //!
 //! # When things fail
 //!
@@ -92,6 +94,7 @@ pub use crate::status::{Loss, State, Status};
 pub use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError};
 
 // This crate's README's examples, every one as written there.
-#[cfg(doctest)]
+// The README shows the PostgreSQL store too: tested with the feature that has it.
+#[cfg(all(doctest, feature = "postgres"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

@@ -572,6 +572,51 @@ async fn a_schema_named_as_a_keyword_works() {
     );
 }
 
+/// A schema applied by hand, and a role with only the rights the README names: `USAGE` on
+/// the schema, `SELECT`, `INSERT`, `UPDATE` and `DELETE` on the two tables. It holds,
+/// reserves, releases; it can neither make nor change the tables.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn a_role_with_only_the_rights_the_readme_names_leases() {
+    let pg = Postgres::start();
+    let sql = PgStore::schema_sql("ids").unwrap();
+    pg.psql(&format!(
+        "BEGIN; {sql} REVOKE CREATE ON DATABASE postgres FROM ids; \
+         GRANT USAGE ON SCHEMA ids TO ids; \
+         GRANT SELECT, INSERT, UPDATE, DELETE ON ids.leases, ids.identities TO ids; COMMIT;"
+    ));
+    let config = PgConfig::new(&pg.ids_url())
+        .unwrap()
+        .with_password(Postgres::PASSWORD)
+        .with_schema("ids")
+        .unwrap();
+    let options = options(2, 9, 3);
+    let generator = LeasedGenerator::start(
+        PgStore::connect(config.clone(), &options).await.unwrap(),
+        options.clone(),
+    )
+    .await
+    .unwrap();
+    assert!(generator.try_next_id().is_ok());
+    generator.release().await;
+    // Where it would have to make the tables, it is refused, naming the schema.
+    let e = PgStore::connect(config.with_schema("other").unwrap(), &options)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            LeaseError::Denied {
+                store: StoreKind::Postgres,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("on the schema other"), "{e}");
+    assert!(pg.try_psql("SET ROLE ids; DROP TABLE ids.leases").is_err());
+}
+
 /// Bad URLs, passwords, CAs and silence: each a clear error naming the cause, within the
 /// connect timeout, and never the password. TLS verified against the CA works.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
