@@ -61,7 +61,7 @@ where
 
 fn main() {
     // Without PostgreSQL this panics, saying what to install.
-    let pg = pg::Pg::shared();
+    let pg = pg::shared();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

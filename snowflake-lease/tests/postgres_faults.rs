@@ -110,6 +110,24 @@ impl Record {
             )),
         }
     }
+
+    /// Every ID against the record: the breaches found.
+    fn check(&self, issued: &HashMap<u32, Vec<u64>>) -> Vec<String> {
+        let mut owner = HashMap::new();
+        let mut breaches = Vec::new();
+        for (&pid, ids) in issued {
+            for &id in ids {
+                let ms = Snowflake::from_u64(id).unwrap().timestamp_ms();
+                if let Some(other) = owner.insert(ms, pid)
+                    && other != pid
+                {
+                    breaches.push(format!("{ms}: issued by processes {other} and {pid}"));
+                }
+                breaches.extend(self.breach(pid, i64::try_from(ms).unwrap()));
+            }
+        }
+        breaches
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -135,8 +153,8 @@ async fn three_holders_under_seeded_faults_keep_the_fence() {
     // Every ID by process id, the live processes' and those of the processes gone.
     let mut issued: HashMap<u32, Vec<u64>> = HashMap::new();
     let mut refused = 0;
-    let (mut pauses, mut kills, mut crashes) = (0, 0, 0);
-    let mut paused: Vec<Option<Instant>> = vec![None; 3];
+    let (mut stops, mut kills, mut crashes) = (0, 0, 0);
+    let mut resume_at: Vec<Option<Instant>> = vec![None; 3];
     // How many IDs it printed since asked last, and how many refusals.
     let collect = |holder: &HolderProcess, issued: &mut HashMap<u32, Vec<u64>>| {
         let (ids, refusals) = holder.output();
@@ -152,24 +170,24 @@ async fn three_holders_under_seeded_faults_keep_the_fence() {
         for (i, holder) in holders.iter_mut().enumerate() {
             let (count, refusals) = collect(holder, &mut issued);
             refused += refusals;
-            issuing |= count > 0 && paused[i].is_none();
-            if paused[i].is_some_and(|at| Instant::now() >= at) {
+            issuing |= count > 0 && resume_at[i].is_none();
+            if resume_at[i].is_some_and(|at| Instant::now() >= at) {
                 holder.signal("-CONT");
-                paused[i] = None;
+                resume_at[i] = None;
             }
             // One that failed to start (the database was down) starts again.
-            if paused[i].is_none() && holder.exited() {
+            if resume_at[i].is_none() && holder.exited() {
                 *holder = spawn();
             }
         }
         let i = usize::try_from(next(3)).unwrap();
         match next(10) {
-            0..=2 if paused[i].is_none() => {
+            0..=2 if resume_at[i].is_none() => {
                 holders[i].signal("-STOP");
-                paused[i] = Some(Instant::now() + Duration::from_millis(500 + next(3000)));
-                pauses += 1;
+                resume_at[i] = Some(Instant::now() + Duration::from_millis(500 + next(3000)));
+                stops += 1;
             }
-            3 if paused[i].is_none() => {
+            3 if resume_at[i].is_none() => {
                 holders[i].signal("-KILL");
                 tokio::time::sleep(Duration::from_millis(20)).await;
                 collect(&holders[i], &mut issued);
@@ -186,7 +204,7 @@ async fn three_holders_under_seeded_faults_keep_the_fence() {
         }
     }
     for (i, holder) in holders.iter().enumerate() {
-        if paused[i].is_some() {
+        if resume_at[i].is_some() {
             holder.signal("-CONT");
         }
     }
@@ -196,24 +214,11 @@ async fn three_holders_under_seeded_faults_keep_the_fence() {
     }
     drop(holders);
 
-    let record = Record::read(&pg);
-    let mut owner = HashMap::new();
-    let mut breaches = Vec::new();
-    for (&pid, ids) in &issued {
-        for &id in ids {
-            let ms = Snowflake::from_u64(id).unwrap().timestamp_ms();
-            if let Some(other) = owner.insert(ms, pid)
-                && other != pid
-            {
-                breaches.push(format!("{ms}: issued by processes {other} and {pid}"));
-            }
-            breaches.extend(record.breach(pid, i64::try_from(ms).unwrap()));
-        }
-    }
+    let breaches = Record::read(&pg).check(&issued);
     let total: usize = issued.values().map(Vec::len).sum();
     let issuers = issued.values().filter(|ids| !ids.is_empty()).count();
     println!(
-        "PostgreSQL faults, seed {seed}: {pauses} pauses, {kills} kills, {crashes} crashes; \
+        "PostgreSQL faults, seed {seed}: {stops} pauses, {kills} kills, {crashes} crashes; \
          {total} IDs from {issuers} processes checked, {} breaches; {refused} refused",
         breaches.len()
     );
@@ -228,5 +233,5 @@ async fn three_holders_under_seeded_faults_keep_the_fence() {
         total > 3000 && issuers >= 2,
         "{total} IDs from {issuers} processes"
     );
-    assert!(pauses + kills + crashes >= 5 && refused > 0);
+    assert!(stops + kills + crashes >= 5 && refused > 0);
 }

@@ -176,11 +176,11 @@ macro_rules! backend_tests {
 mod postgres {
     use std::sync::Arc;
 
-    use super::support::pg::Pg;
+    use super::support::pg::{self, Pg};
     use super::*;
 
     fn connect() -> (Arc<Pg>, PgConnection) {
-        let pg = Pg::shared();
+        let pg = pg::shared();
         let mut conn = PgConnection::establish(&pg.url()).expect("connects");
         diesel::connection::SimpleConnection::batch_execute(&mut conn, CREATE).unwrap();
         (pg, conn)

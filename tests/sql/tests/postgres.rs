@@ -7,13 +7,13 @@ mod support;
 use std::sync::Arc;
 
 use snowflake_kit::Snowflake;
-use support::pg::Pg;
+use support::pg::{self, Pg};
 use support::{NEGATIVE_FIVE, edges, messages, time_range};
 use tokio_postgres::{Client, NoTls};
 
 /// A client of the shared server, kept alive by the `Arc`.
 async fn client() -> (Arc<Pg>, Client) {
-    let pg = Pg::shared();
+    let pg = pg::shared();
     let (client, connection) = tokio_postgres::connect(&pg.url(), NoTls)
         .await
         .expect("connects");

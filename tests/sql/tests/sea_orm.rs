@@ -131,12 +131,12 @@ mod postgres {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicU32, Ordering};
 
-    use super::support::pg::Pg;
+    use super::support::pg::{self, Pg};
     use super::*;
 
     async fn connect() -> (Arc<Pg>, DatabaseConnection) {
         static NEXT: AtomicU32 = AtomicU32::new(0);
-        let pg = Pg::shared();
+        let pg = pg::shared();
         let db = Database::connect(pg.url()).await.expect("connects");
         // A schema of each test's own: the tests of this file share the server.
         let schema = format!("events_{}", NEXT.fetch_add(1, Ordering::Relaxed));

@@ -118,11 +118,11 @@ mod postgres {
 
     use sqlx::{PgConnection, Postgres};
 
-    use super::support::pg::Pg;
+    use super::support::pg::{self, Pg};
     use super::*;
 
     async fn connect() -> (Arc<Pg>, PgConnection) {
-        let pg = Pg::shared();
+        let pg = pg::shared();
         let conn = PgConnection::connect(&pg.url()).await.expect("connects");
         (pg, conn)
     }
