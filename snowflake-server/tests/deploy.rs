@@ -26,6 +26,7 @@ fn read(path: &str) -> String {
 }
 
 const MANIFEST: &str = "deploy/kubernetes/snowflake-server.yaml";
+const POSTGRES_MANIFEST: &str = "deploy/kubernetes/snowflake-server-postgres.yaml";
 const UNIT: &str = "deploy/systemd/snowflake-server.service";
 const CONTAINERFILE: &str = "deploy/container/Containerfile";
 
@@ -84,7 +85,7 @@ fn the_deployment_files_name_only_what_the_server_has() {
     let help = help();
     // Read from the environment by the server, not a flag of its own.
     let not_flags = ["SNOWFLAKE_ETCD_PASSWORD"];
-    for file in [MANIFEST, UNIT, CONTAINERFILE] {
+    for file in [MANIFEST, POSTGRES_MANIFEST, UNIT, CONTAINERFILE] {
         let text = read(file);
         let names = variables(&text);
         assert!(!names.is_empty(), "{file}");
@@ -165,6 +166,48 @@ fn the_deployment_files_name_only_what_the_server_has() {
         "{uid} is not in the image's /etc/passwd"
     );
     assert_eq!(manifest_number(&manifest, "runAsUser").to_string(), uid);
+}
+
+/// The PostgreSQL twin: its CA and password file come from the Secret's volume, its URL has
+/// no password, and the rest is the etcd manifest's, line for line.
+#[test]
+fn the_postgres_manifest_is_the_etcd_one_leasing_from_postgres() {
+    let manifest = read(POSTGRES_MANIFEST);
+    let mount = manifest
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("mountPath: "))
+        .expect("a mount");
+    for name in ["SNOWFLAKE_POSTGRES_CA", "SNOWFLAKE_POSTGRES_PASSWORD_FILE"] {
+        let path = manifest_value(&manifest, name);
+        assert!(path.starts_with(&format!("{mount}/")), "{name}={path}");
+    }
+    let url = manifest_value(&manifest, "SNOWFLAKE_POSTGRES");
+    let config = snowflake_lease::PgConfig::new(&url).unwrap();
+    assert!(!config.has_password(), "{url}");
+    assert!(!manifest.contains("SNOWFLAKE_ETCD"));
+    // Beyond the comments, the store's variables and the Secret, the two are one.
+    let body = |text: &str| -> Vec<String> {
+        let mut lines = Vec::new();
+        let mut skip_value = false;
+        for line in text.lines().filter(|line| !line.starts_with('#')) {
+            let name = line.trim().strip_prefix("- name: ").unwrap_or_default();
+            if name.starts_with("SNOWFLAKE_ETCD") || name.starts_with("SNOWFLAKE_POSTGRES") {
+                skip_value = true;
+            } else if std::mem::take(&mut skip_value) && line.trim().starts_with("value: ") {
+            } else {
+                let line = line
+                    .replace("snowflake-etcd-client", "SECRET")
+                    .replace("snowflake-postgres", "SECRET")
+                    .replace("etcd-client", "VOLUME")
+                    .replace("name: postgres", "name: VOLUME")
+                    .replace("/etc/snowflake/etcd", "/etc/snowflake/VOLUME")
+                    .replace("/etc/snowflake/postgres", "/etc/snowflake/VOLUME");
+                lines.push(line);
+            }
+        }
+        lines
+    };
+    assert_eq!(body(&manifest), body(&read(MANIFEST)));
 }
 
 /// The manifests pass the Kubernetes schemas, strictly (no field the schema does not
