@@ -64,6 +64,30 @@ for target in $(for patch in "${patches[@]}"; do caught_by "$patch" | cut -d' ' 
     echo "unpatched: $target passes ($checked, $((SECONDS - started)) s so far)"
 done
 
+# Whether a failed run failed as the bug should make it: some test failed, each one a test
+# the patch names (if it names any), none in the harness (a server that could not start),
+# and the fault tests with a breach.
+failed_as_planted() {
+    local log=$1 target=$2 names=$3 failed test name ok
+    failed=$(sed -n 's/^test \([^ ]*\) \.\.\. FAILED$/\1/p' "$log")
+    [ -n "$failed" ] || return 1
+    ! grep -q 'panicked at snowflake-lease/src/harness' "$log" || return 1
+    if [ -n "$names" ]; then
+        for test in $failed; do
+            ok=no
+            for name in $names; do
+                case $test in *"$name"*) ok=yes ;; esac
+            done
+            [ "$ok" = yes ] || return 1
+        done
+    fi
+    case $target in
+        faults) grep -q '^FAULTS: seed' "$log" ;;
+        postgres_faults) grep -q ' breaches' "$log" ;;
+        *) return 0 ;;
+    esac
+}
+
 missed=0
 for patch in "${patches[@]}"; do
     name=$(basename "$patch" .patch)
@@ -78,6 +102,9 @@ for patch in "${patches[@]}"; do
         # shellcheck disable=SC2086 # the test names, one word each
         if lease_test "$log" "$target" $names; then
             echo "missed  $name by $target"
+            missed=$((missed + 1))
+        elif ! failed_as_planted "$work/$log.log" "$target" "$names"; then
+            echo "error   $name by $target: the tests failed otherwise than the bug would make them (see $work/$log.log)"
             missed=$((missed + 1))
         elif verdict=$(grep -m1 '^FAULTS: seed' "$work/$log.log"); then
             echo "caught  $name by $target: ${verdict#FAULTS: }"

@@ -305,9 +305,17 @@ pub(crate) async fn within<T>(
     ttl: Duration,
     call: impl Future<Output = Result<T, StoreError>>,
 ) -> Result<T, StoreError> {
-    timeout(ttl / 3, call)
+    within_bound(ttl / 3, call).await
+}
+
+/// A store call bounded by `bound`.
+pub(crate) async fn within_bound<T>(
+    bound: Duration,
+    call: impl Future<Output = Result<T, StoreError>>,
+) -> Result<T, StoreError> {
+    timeout(bound, call)
         .await
-        .unwrap_or_else(|_| Err(StoreError(format!("no answer within {:?}", ttl / 3))))
+        .unwrap_or_else(|_| Err(StoreError(format!("no answer within {bound:?}"))))
 }
 
 pub(crate) fn millis(duration: Duration) -> u64 {

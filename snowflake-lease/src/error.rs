@@ -42,8 +42,8 @@ pub enum LeaseError {
         store: StoreKind,
         /// The user, if one was given.
         user: Option<String>,
-        /// The key prefix (etcd) or the schema (PostgreSQL).
-        prefix: String,
+        /// What it was refused on: the key prefix (etcd) or the schema (PostgreSQL).
+        scope: String,
         /// What the store said.
         reason: String,
     },
@@ -141,28 +141,28 @@ impl fmt::Display for LeaseError {
             LeaseError::Denied {
                 store,
                 user,
-                prefix,
+                scope,
                 reason,
             } => {
-                let scope = match store {
+                let what = match store {
                     StoreKind::Etcd => "prefix",
                     StoreKind::Postgres => "schema",
                 };
                 match user {
                     Some(user) => write!(
                         f,
-                        "{store} refused user {user:?} on the {scope} {prefix}: {reason}"
+                        "{store} refused user {user:?} on the {what} {scope}: {reason}"
                     ),
                     None => write!(
                         f,
-                        "{store} refused access to the {scope} {prefix} (no user given): {reason}"
+                        "{store} refused access to the {what} {scope} (no user given): {reason}"
                     ),
                 }
             }
             LeaseError::Schema { schema, reason } => write!(
                 f,
                 "the PostgreSQL schema {schema} is not the lease store's: {reason} (compare it \
-                 with `snowflake-server --print-postgres-schema`)"
+                 with `PgStore::schema_sql`, or `snowflake-server --print-postgres-schema`)"
             ),
             LeaseError::AllHeld => f.write_str(
                 "all 1024 identities are held (or their high-water marks are far ahead of this clock)",

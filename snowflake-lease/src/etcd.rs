@@ -162,7 +162,7 @@ impl EtcdStore {
         let denied = |reason: String| LeaseError::Denied {
             store: StoreKind::Etcd,
             user: config.user().map(str::to_owned),
-            prefix: options.prefix.clone(),
+            scope: options.prefix.clone(),
             reason,
         };
         // HTTP/2 pings find a half-open connection within two thirds of the TTL. Without a
@@ -192,8 +192,7 @@ impl EtcdStore {
             prefix: options.prefix.clone(),
             endpoint: endpoint.clone(),
             ttls: Arc::default(),
-            // The holder bounds a call by a third of the lesser of the TTL and 1.5 windows.
-            hedge: HEDGE.min(options.ttl.min(options.window * 3 / 2) / 9),
+            hedge: HEDGE.min(options.call_bound() / 3),
         };
         // Ask something, so that a dead address fails here, and read the prefix, so that
         // a user who may not fails here too: each member in turn, until one answers.

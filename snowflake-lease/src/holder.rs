@@ -10,7 +10,7 @@ use snowflake_runtime::fence::Fence;
 use tokio::sync::watch;
 use tokio::time::{Instant, sleep};
 
-use crate::acquire::{Acquired, Trust, acquire, millis, valid_for, within};
+use crate::acquire::{Acquired, Trust, acquire, millis, valid_for, within, within_bound};
 use crate::error::LeaseError;
 use crate::events::event;
 use crate::options::{Choice, LeaseOptions, OnLoss};
@@ -195,15 +195,13 @@ impl<S: Store, C: Clock> Holder<S, C> {
     /// Keeps the lease, reserves time ahead, moves the ceiling.
     async fn step(&mut self) -> Result<(), Loss> {
         let ttl = self.options.ttl;
-        // A call bounded by the lease's third and by half the window, so that one stuck in
-        // an election leaves time to try again before the reserved time runs out.
-        let call = ttl.min(self.options.window * 3 / 2);
+        let call = self.options.call_bound();
         self.pause = self.tick;
         if Instant::now() >= self.next_keep_alive {
             // The lease's end on the clock that counts a suspend, like etcd's; the next
             // keep-alive on tokio's, which its timers use.
             let (sent, sent_at) = (uptime::now(), Instant::now());
-            match within(call, self.store.keep_alive(self.lease)).await {
+            match within_bound(call, self.store.keep_alive(self.lease)).await {
                 Ok(Some(granted)) => {
                     self.answered();
                     self.valid_until = sent + valid_for(&self.options, granted);
@@ -238,7 +236,7 @@ impl<S: Store, C: Clock> Holder<S, C> {
             let reserve = self
                 .store
                 .reserve(identity, self.lease, self.hwm_ms, reserve_ms);
-            match within(call, reserve).await {
+            match within_bound(call, reserve).await {
                 Ok(Reservation::Committed) => {
                     self.answered();
                     self.hwm_ms = reserve_ms;

@@ -158,6 +158,15 @@ impl LeaseOptions {
     }
 }
 
+impl LeaseOptions {
+    /// How long the holder waits for one store call in its rounds: a third of the lesser of
+    /// the TTL and 1.5 windows, so that a call stuck in an election leaves time to try
+    /// again before the reserved time runs out. The stores bound their own work by it.
+    pub(crate) fn call_bound(&self) -> Duration {
+        self.ttl.min(self.window * 3 / 2) / 3
+    }
+}
+
 /// `/a/b`: starts with `/`, no empty segment, no trailing `/`, printable ASCII.
 pub(crate) fn check_prefix(prefix: &str) -> Result<(), LeaseError> {
     let ok = prefix.starts_with('/')

@@ -246,17 +246,15 @@ async fn claims_are_exclusive() {
 }
 
 /// SIGKILL: the identity is free once the lease ends at the database (2 s), and the next
-/// holder starts above everything the killed one issued.
+/// holder starts above everything the killed one printed, read to its last line.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
 async fn a_killed_holder_frees_its_identity_within_the_ttl() {
     let pg = Postgres::start();
-    let holder = HolderProcess::start(&pg.url(), 2, 2, 2, 60);
+    let mut holder = HolderProcess::start(&pg.url(), 2, 2, 2, 60);
     tokio::time::sleep(Duration::from_millis(500)).await;
-    holder.signal("-KILL");
     let killed = Instant::now();
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    let last = *holder.ids().iter().max().unwrap();
+    let last = *holder.kill().iter().max().unwrap();
     let mut options = options(2, 2, 2);
     options.claim_wait = Duration::from_secs(10);
     let generator = LeasedGenerator::start(store(&pg, &options).await, options)
@@ -265,7 +263,9 @@ async fn a_killed_holder_frees_its_identity_within_the_ttl() {
     let first = generator.try_next_id().unwrap();
     let took_over = killed.elapsed();
     println!("takeover after SIGKILL (TTL 2 s): {took_over:?}");
-    assert!(took_over < Duration::from_secs(4), "{took_over:?}");
+    // Its lease's end at the database (at most the TTL after the kill), then the claim and
+    // the wait for the clock to pass the mark it left (the window, which runs meanwhile).
+    assert!(took_over < Duration::from_millis(3500), "{took_over:?}");
     assert!(first.timestamp_ms() > Snowflake::from_u64(last).unwrap().timestamp_ms());
 }
 
@@ -617,11 +617,13 @@ async fn a_role_with_only_the_rights_the_readme_names_leases() {
     assert!(pg.try_psql("SET ROLE ids; DROP TABLE ids.leases").is_err());
 }
 
-/// Bad URLs, passwords, CAs and silence: each a clear error naming the cause, within the
-/// connect timeout, and never the password. TLS verified against the CA works.
+/// Passwords and certificates: TLS verified against the CA works; a wrong password, none,
+/// no TLS where the server demands it, a CA that did not sign the server's certificate, a
+/// name it does not cover, `sslmode=require` without a CA, a CA that is not PEM: each a
+/// clear error naming the cause, and never the password.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
-async fn bad_access_and_silence_are_clear_errors_and_tls_works() {
+async fn bad_passwords_and_certificates_are_clear_errors_and_tls_works() {
     let pg = Postgres::start_with(&[], true);
     let mut options = LeaseOptions::default();
     options.connect_timeout = Duration::from_secs(2);
@@ -646,7 +648,10 @@ async fn bad_access_and_silence_are_clear_errors_and_tls_works() {
     .unwrap();
 
     // A wrong password, and none: refused, naming the user; never the password.
-    for password in [Some("wrong-password"), None] {
+    for (password, says) in [
+        (Some("wrong-password"), "password authentication failed"),
+        (None, "the database asks for a password and none was given"),
+    ] {
         let mut config = PgConfig::new(&url).unwrap().with_ca_pem(ca.clone());
         if let Some(password) = password {
             config = config.with_password(password);
@@ -654,13 +659,13 @@ async fn bad_access_and_silence_are_clear_errors_and_tls_works() {
         let e = connect(config).await.unwrap_err();
         let text = e.to_string();
         assert!(
-            matches!(&e, LeaseError::Denied { store: StoreKind::Postgres, user: Some(user), .. } if user == "ids")
-                || (password.is_none() && text.contains("password")),
+            matches!(&e, LeaseError::Denied { store: StoreKind::Postgres, user: Some(user), .. } if user == "ids"),
             "{text}"
         );
+        assert!(text.contains(says), "{text}");
         assert!(!text.contains("wrong-password"), "{text}");
     }
-    // Without TLS, the server refuses (hostnossl reject); a CA that did not sign it fails.
+    // Without TLS, the server refuses (hostnossl reject), saying so.
     let e = connect(
         PgConfig::new(&url)
             .unwrap()
@@ -668,10 +673,8 @@ async fn bad_access_and_silence_are_clear_errors_and_tls_works() {
     )
     .await
     .unwrap_err();
-    assert!(
-        e.to_string().contains("no encryption") || matches!(e, LeaseError::Denied { .. }),
-        "{e}"
-    );
+    assert!(matches!(e, LeaseError::Denied { .. }), "{e}");
+    assert!(e.to_string().contains("no encryption"), "{e}");
     let other = std::fs::read(pg.other_ca()).unwrap();
     let e = connect(
         PgConfig::new(&url)

@@ -177,6 +177,8 @@ async fn three_holders_under_seeded_faults_keep_the_fence() {
             }
             // One that failed to start (the database was down) starts again.
             if resume_at[i].is_none() && holder.exited() {
+                let pid = holder.pid();
+                issued.entry(pid).or_default().extend(holder.kill());
                 *holder = spawn();
             }
         }
@@ -188,9 +190,8 @@ async fn three_holders_under_seeded_faults_keep_the_fence() {
                 stops += 1;
             }
             3 if resume_at[i].is_none() => {
-                holders[i].signal("-KILL");
-                tokio::time::sleep(Duration::from_millis(20)).await;
-                collect(&holders[i], &mut issued);
+                let pid = holders[i].pid();
+                issued.entry(pid).or_default().extend(holders[i].kill());
                 holders[i] = spawn();
                 kills += 1;
             }

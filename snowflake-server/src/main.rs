@@ -325,12 +325,7 @@ fn postgres_access(args: &Args, url: &str) -> Result<PgConfig, Usage> {
                     .to_owned(),
             ));
         }
-        let text = String::from_utf8(read("--postgres-password-file", path)?).map_err(|_| {
-            Usage(format!(
-                "--postgres-password-file {path:?}: the password is not UTF-8"
-            ))
-        })?;
-        config = config.with_password(text.trim_end_matches(['\n', '\r']));
+        config = config.with_password(password_file("--postgres-password-file", path)?);
     } else if let Ok(password) = std::env::var(PG_PASSWORD_VARIABLE) {
         // As libpq: the URL's own password first.
         config = config.with_password(password);
@@ -343,7 +338,38 @@ fn postgres_access(args: &Args, url: &str) -> Result<PgConfig, Usage> {
             .with_schema(schema)
             .map_err(|e| Usage(format!("--postgres-schema: {e}")))?;
     }
+    // libpq's TLS variables are not read here: one asking for TLS without --postgres-ca
+    // would otherwise connect in the clear without a word.
+    if !config.is_tls()
+        && let Ok(mode) = std::env::var("PGSSLMODE")
+        && mode != "disable"
+        && mode != "allow"
+        && mode != "prefer"
+    {
+        return Err(Usage(format!(
+            "PGSSLMODE={mode} is libpq's and is not read: give --postgres-ca FILE, the CA \
+             that signed the database's certificate, for TLS that verifies it"
+        )));
+    }
+    config.check().map_err(|e| match e {
+        LeaseError::InvalidEndpoint { reason, .. } if reason.starts_with("the CA") => {
+            Usage(format!(
+                "--postgres-ca {:?}: {reason}",
+                args.postgres_ca.as_deref().unwrap_or("")
+            ))
+        }
+        e => Usage(format!("--postgres: {e}")),
+    })?;
     Ok(config)
+}
+
+/// A password from a file: one line, UTF-8; the newline an editor adds is not part of it.
+fn password_file(flag: &str, path: &str) -> Result<String, Usage> {
+    let text =
+        std::fs::read(path).map_err(|e| Usage(format!("{flag} {path:?}: cannot read it: {e}")))?;
+    let text = String::from_utf8(text)
+        .map_err(|_| Usage(format!("{flag} {path:?}: the password is not UTF-8")))?;
+    Ok(text.trim_end_matches(['\n', '\r']).to_owned())
 }
 
 /// TLS and the user from the flags, each file read now: a file flag that names nothing
@@ -383,16 +409,7 @@ fn etcd_access(args: &Args, mut config: EtcdConfig) -> Result<EtcdConfig, Usage>
         (None, None) => {}
     }
     let password = match &args.etcd_password_file {
-        Some(path) => {
-            let text = read("--etcd-password-file", path)?;
-            let text = String::from_utf8(text).map_err(|_| {
-                Usage(format!(
-                    "--etcd-password-file {path:?}: the password is not UTF-8"
-                ))
-            })?;
-            // One line; the newline an editor adds is not part of it.
-            Some(text.trim_end_matches(['\n', '\r']).to_owned())
-        }
+        Some(path) => Some(password_file("--etcd-password-file", path)?),
         None => std::env::var(PASSWORD_VARIABLE).ok(),
     };
     match (&args.etcd_user, password) {

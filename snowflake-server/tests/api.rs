@@ -707,6 +707,38 @@ fn bad_postgres_flags_are_one_line_and_exit_2() {
     }
 }
 
+/// TLS to PostgreSQL: asked for without a CA, asked for in libpq's words, or a CA that is
+/// no certificate: each a bad flag, before any connection.
+#[test]
+fn bad_postgres_tls_flags_are_one_line_and_exit_2() {
+    for (args, message) in [
+        (
+            &["--postgres", "postgres://db/x?sslmode=require", "--auto"][..],
+            "--postgres: invalid PostgreSQL URL \"postgres://db:5432/x\": sslmode=require needs the CA",
+        ),
+        (
+            &[
+                "--postgres",
+                "postgres://db/x?sslmode=verify-full",
+                "--auto",
+            ],
+            "--postgres: invalid PostgreSQL URL \"postgres://db\": sslmode=verify-ca and verify-full are libpq's",
+        ),
+        (
+            &[
+                "--postgres",
+                "postgres://db/x",
+                "--auto",
+                "--postgres-ca",
+                "/dev/null",
+            ],
+            "--postgres-ca \"/dev/null\": the CA: no certificate in it",
+        ),
+    ] {
+        usage(args, message);
+    }
+}
+
 /// Every flag has its variable, `--lease-ttl` `SNOWFLAKE_LEASE_TTL` and so on, named in
 /// `--help`, read by the same rules, and beaten by the flag when both are given.
 #[test]
@@ -766,6 +798,14 @@ fn every_flag_comes_from_its_environment_variable_too() {
             ("SNOWFLAKE_LEASE_TTL", "0"),
         ],
         "--lease-ttl 0 is out of range: expected whole seconds in 1..=3600",
+    );
+    env_usage(
+        &[
+            ("SNOWFLAKE_POSTGRES", "postgres://db/x"),
+            ("SNOWFLAKE_AUTO", "1"),
+            ("PGSSLMODE", "verify-full"),
+        ],
+        "PGSSLMODE=verify-full is libpq's and is not read: give --postgres-ca FILE",
     );
     env_usage(
         &[("SNOWFLAKE_LOG_FORMAT", "xml")],

@@ -79,9 +79,17 @@ impl PgConfig {
             ));
         }
         let config: tokio_postgres::Config = url.parse().map_err(|e: tokio_postgres::Error| {
-            invalid(&format!(
-                "{e}; expected postgres://[user[:password]@]host[:port][/database]"
-            ))
+            if url.contains("sslmode=verify") {
+                invalid(
+                    "sslmode=verify-ca and verify-full are libpq's: give the CA instead \
+                     (PgConfig::with_ca_pem, --postgres-ca), which verifies the server's \
+                     certificate and its name",
+                )
+            } else {
+                invalid(&format!(
+                    "{e}; expected postgres://[user[:password]@]host[:port][/database]"
+                ))
+            }
         })?;
         match config.get_hosts() {
             [] => return Err(invalid("it names no host")),
@@ -156,6 +164,72 @@ impl PgConfig {
     pub fn has_password(&self) -> bool {
         self.config.get_password().is_some()
     }
+
+    /// Checks what can be checked before connecting: a CA that holds a certificate, and
+    /// `sslmode=require` only with one.
+    ///
+    /// ```
+    /// use snowflake_lease::PgConfig;
+    ///
+    /// let url = "postgres://db/app?sslmode=require";
+    /// assert!(PgConfig::new(url)?.check().is_err());
+    /// assert!(PgConfig::new("postgres://db/app")?.with_ca_pem(b"no PEM".to_vec()).check().is_err());
+    /// assert!(PgConfig::new("postgres://db/app")?.check().is_ok());
+    /// # Ok::<(), snowflake_lease::LeaseError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`LeaseError::InvalidEndpoint`], naming what is wrong.
+    pub fn check(&self) -> Result<(), LeaseError> {
+        self.tls().map(drop)
+    }
+
+    /// The TLS connector, if a CA was given.
+    pub(crate) fn tls(
+        &self,
+    ) -> Result<Option<tokio_postgres_rustls::MakeRustlsConnect>, LeaseError> {
+        let invalid = |reason: String| LeaseError::InvalidEndpoint {
+            store: StoreKind::Postgres,
+            endpoint: self.endpoint.clone(),
+            reason,
+        };
+        match &self.ca_pem {
+            Some(pem) => make_tls(pem)
+                .map(Some)
+                .map_err(|e| invalid(format!("the CA: {e}"))),
+            None if self.config.get_ssl_mode() == tokio_postgres::config::SslMode::Require => {
+                Err(invalid(
+                    "sslmode=require needs the CA that signed the server's certificate \
+                     (PgConfig::with_ca_pem, --postgres-ca)"
+                        .to_owned(),
+                ))
+            }
+            None => Ok(None),
+        }
+    }
+}
+
+/// rustls, verifying the server's certificate and name against the CA in `pem`.
+fn make_tls(pem: &[u8]) -> Result<tokio_postgres_rustls::MakeRustlsConnect, String> {
+    use rustls_pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in rustls_pki_types::CertificateDer::pem_slice_iter(pem) {
+        let cert = cert.map_err(|e| format!("not PEM: {e}"))?;
+        roots
+            .add(cert)
+            .map_err(|e| format!("not a certificate: {e}"))?;
+    }
+    if roots.is_empty() {
+        return Err("no certificate in it".to_owned());
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
 }
 
 /// A schema's name that needs no quoting: `[a-z_][a-z0-9_]{0,62}`.

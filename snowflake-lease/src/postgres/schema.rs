@@ -1,7 +1,10 @@
 //! The store's tables: the SQL that makes them, the check that what is there is that, and
 //! the statements the store runs on them.
 
+use tokio_postgres::Client;
+
 use crate::error::LeaseError;
+use crate::events::event;
 
 /// The SQL of the schema, `{schema}` standing for its name.
 const SCHEMA_SQL: &str = include_str!("schema.sql");
@@ -80,6 +83,90 @@ pub(crate) fn compare(
     Ok(())
 }
 
+/// Connecting and checking the schema: the database failed, or the tables differ.
+pub(crate) enum SchemaFailure {
+    Db(tokio_postgres::Error),
+    Differs(LeaseError),
+}
+
+impl From<tokio_postgres::Error> for SchemaFailure {
+    fn from(e: tokio_postgres::Error) -> SchemaFailure {
+        SchemaFailure::Db(e)
+    }
+}
+
+/// Makes the tables if the schema has none of them (one maker at a time, under an
+/// advisory lock, waited for as long as `patience`), then checks what is there: the
+/// columns, the 1,024 rows, plain tables, the triggers that keep the marks.
+pub(crate) async fn ensure(
+    client: &mut Client,
+    statements: &Statements,
+    schema: &str,
+    patience: std::time::Duration,
+) -> Result<(), SchemaFailure> {
+    let columns = |rows: Vec<tokio_postgres::Row>| -> Vec<(String, String, String, String)> {
+        rows.iter()
+            .map(|row| (row.get(0), row.get(1), row.get(2), row.get(3)))
+            .collect()
+    };
+    let mut found = columns(client.query(CHECK_COLUMNS, &[&schema]).await?);
+    if found.is_empty() {
+        let tx = client.transaction().await?;
+        // Servers that start together on a fresh database wait for the one that makes
+        // the tables, longer than a call's bound.
+        let ms = patience.as_millis().max(1);
+        tx.batch_execute(&format!(
+            "SET LOCAL lock_timeout = {ms}; SET LOCAL statement_timeout = {ms}"
+        ))
+        .await?;
+        tx.execute(
+            "SELECT pg_advisory_xact_lock(hashtext('snowflake-lease schema ' || $1::text))",
+            &[&schema],
+        )
+        .await?;
+        found = columns(tx.query(CHECK_COLUMNS, &[&schema]).await?);
+        if found.is_empty() {
+            tx.batch_execute(&sql(schema)).await?;
+            event!(INFO, schema, "PostgreSQL: the lease store's tables made");
+            found = columns(tx.query(CHECK_COLUMNS, &[&schema]).await?);
+        }
+        tx.commit().await?;
+    }
+    compare(schema, &found).map_err(SchemaFailure::Differs)?;
+    let differs = |reason: String| {
+        SchemaFailure::Differs(LeaseError::Schema {
+            schema: schema.to_owned(),
+            reason,
+        })
+    };
+    let row = client.query_one(&statements.count, &[]).await?;
+    let (rows, distinct): (i64, i64) = (row.get(0), row.get(1));
+    if rows != 1024 || distinct != 1024 {
+        return Err(differs(format!(
+            "identities has {rows} rows for {distinct} identities, where it has one for \
+             each of the 1,024; a deleted row is a lost high-water mark"
+        )));
+    }
+    let row = client.query_one(&statements.guards, &[&schema]).await?;
+    let (tables, rules, triggers, role): (i64, i64, i64, String) =
+        (row.get(0), row.get(1), row.get(2), row.get(3));
+    if tables != 2 || rules != 0 {
+        return Err(differs(
+            "identities and leases are to be plain tables, without row-level security or \
+             rules: either could make a write change nothing and say it did"
+                .to_owned(),
+        ));
+    }
+    if triggers != 2 || role != "origin" {
+        return Err(differs(format!(
+            "the triggers keep_marks and keep_marks_whole, which refuse a lowered mark \
+             and a deleted row, are missing, disabled or not fired \
+             (session_replication_role is {role})"
+        )));
+    }
+    Ok(())
+}
+
 /// The statements of the store, on the schema it was given.
 pub(crate) struct Statements {
     pub(crate) grant: String,
@@ -87,7 +174,6 @@ pub(crate) struct Statements {
     pub(crate) release: String,
     pub(crate) lock_identity: String,
     pub(crate) lock_lease: String,
-    pub(crate) drop_lease: String,
     pub(crate) live_lease: String,
     pub(crate) take: String,
     pub(crate) mark: String,
@@ -117,6 +203,7 @@ impl Statements {
                  SET expires_at = greatest(expires_at, now() + ttl_ms * interval '1 millisecond') \
                  WHERE id = $1 AND expires_at > clock_timestamp() RETURNING ttl_ms"
             ),
+            // A release; also a claim's end of a run-out lease it has locked.
             release: format!("DELETE FROM {s}.leases WHERE id = $1"),
             // Every transaction that reads or writes an identity locks its row first, and a
             // lease's row after: one order, no deadlock.
@@ -129,7 +216,6 @@ impl Statements {
             lock_lease: format!(
                 "SELECT expires_at > clock_timestamp() FROM {s}.leases WHERE id = $1 FOR UPDATE"
             ),
-            drop_lease: format!("DELETE FROM {s}.leases WHERE id = $1"),
             // Key share: no one deletes it before the commit; its keep-alives go on.
             live_lease: format!(
                 "SELECT 1 FROM {s}.leases WHERE id = $1 AND expires_at > clock_timestamp() \
@@ -151,7 +237,9 @@ impl Statements {
                 "SELECT i.datacenter, i.machine FROM {s}.identities i \
                  JOIN {s}.leases l ON l.id = i.lease_id WHERE l.expires_at > clock_timestamp()"
             ),
-            count: format!("SELECT count(*) FROM {s}.identities"),
+            count: format!(
+                "SELECT count(*), count(DISTINCT (datacenter, machine)) FROM {s}.identities"
+            ),
             // Plain tables without row-level security, no rules, the two triggers enabled in
             // the normal mode (O) or always (A), and a session that fires them.
             guards: "SELECT \

@@ -77,6 +77,26 @@ impl HolderProcess {
         HolderProcess { child, lines }
     }
 
+    /// SIGKILL (unless it has exited already), then every ID it printed before it died,
+    /// read to the end of its output.
+    pub(crate) fn kill(&mut self) -> Vec<u64> {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let mut ids = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(2);
+        // Its output ends when it has died: the reader thread sees the pipe close.
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            ids.extend(
+                line.strip_prefix("id ")
+                    .and_then(|id| id.parse::<u64>().ok()),
+            );
+        }
+        ids
+    }
+
     /// Its process id.
     pub(crate) fn pid(&self) -> u32 {
         self.child.id()
