@@ -106,7 +106,7 @@ struct Args {
     /// The key prefix in etcd [default: /snowflake-kit/v1/default].
     #[arg(long, env = "SNOWFLAKE_ETCD_PREFIX", value_name = "P")]
     etcd_prefix: Option<String>,
-    /// Lease the identity from PostgreSQL instead: postgres://[user@]host[:port]/database.
+    /// Lease the identity from PostgreSQL instead: postgres://USER@HOST:PORT/DATABASE.
     /// The password from --postgres-password-file or PGPASSWORD: one in the URL works, but
     /// `ps` shows it to every user of the host.
     #[arg(long, env = "SNOWFLAKE_POSTGRES", value_name = "URL")]
