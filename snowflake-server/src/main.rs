@@ -314,9 +314,6 @@ fn store(args: &Args) -> Result<Option<StoreConfig>, Usage> {
 /// The PostgreSQL URL, its password (the URL's, a file's, or `PGPASSWORD`), its CA and
 /// schema from the flags.
 fn postgres_access(args: &Args, url: &str) -> Result<PgConfig, Usage> {
-    let read = |flag: &str, path: &str| {
-        std::fs::read(path).map_err(|e| Usage(format!("{flag} {path:?}: cannot read it: {e}")))
-    };
     let mut config = PgConfig::new(url).map_err(|e| Usage(format!("--postgres: {e}")))?;
     if let Some(path) = &args.postgres_password_file {
         if config.has_password() {
@@ -363,11 +360,14 @@ fn postgres_access(args: &Args, url: &str) -> Result<PgConfig, Usage> {
     Ok(config)
 }
 
+/// The file a flag names, read now: one that cannot be read is a bad flag.
+fn read(flag: &str, path: &str) -> Result<Vec<u8>, Usage> {
+    std::fs::read(path).map_err(|e| Usage(format!("{flag} {path:?}: cannot read it: {e}")))
+}
+
 /// A password from a file: one line, UTF-8; the newline an editor adds is not part of it.
 fn password_file(flag: &str, path: &str) -> Result<String, Usage> {
-    let text =
-        std::fs::read(path).map_err(|e| Usage(format!("{flag} {path:?}: cannot read it: {e}")))?;
-    let text = String::from_utf8(text)
+    let text = String::from_utf8(read(flag, path)?)
         .map_err(|_| Usage(format!("{flag} {path:?}: the password is not UTF-8")))?;
     Ok(text.trim_end_matches(['\n', '\r']).to_owned())
 }
@@ -375,9 +375,6 @@ fn password_file(flag: &str, path: &str) -> Result<String, Usage> {
 /// TLS and the user from the flags, each file read now: a file flag that names nothing
 /// is a bad flag, as is half of a pair.
 fn etcd_access(args: &Args, mut config: EtcdConfig) -> Result<EtcdConfig, Usage> {
-    let read = |flag: &str, path: &str| {
-        std::fs::read(path).map_err(|e| Usage(format!("{flag} {path:?}: cannot read it: {e}")))
-    };
     match (&args.etcd_ca, config.is_tls()) {
         (Some(ca), true) => config = config.with_ca_pem(read("--etcd-ca", ca)?),
         (None, true) => {
