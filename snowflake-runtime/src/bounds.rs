@@ -132,7 +132,10 @@ impl Snowflake {
         if value < 0 {
             Err(OutOfRangeError::new(value as i128))
         } else {
-            Ok(Snowflake::from_valid(value.cast_unsigned()))
+            // `cast_unsigned` is not const before Rust 1.87; the value is not negative here.
+            #[expect(clippy::cast_sign_loss, reason = "checked not negative above")]
+            let value = value as u64;
+            Ok(Snowflake::from_valid(value))
         }
     }
 
@@ -148,8 +151,11 @@ impl Snowflake {
     /// # Ok::<(), snowflake_kit::ParseSnowflakeError>(())
     /// ```
     pub const fn as_i64(self) -> i64 {
-        // The sign bit of an ID is clear, so the value is the same.
-        self.as_u64().cast_signed()
+        // The sign bit of an ID is clear, so the value is the same (`cast_signed` is not
+        // const before Rust 1.87).
+        #[expect(clippy::cast_possible_wrap, reason = "the sign bit of an ID is clear")]
+        let value = self.as_u64() as i64;
+        value
     }
 }
 

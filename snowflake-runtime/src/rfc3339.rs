@@ -95,7 +95,10 @@ pub const fn parse_rfc3339(text: &str) -> Result<u64, Rfc3339Error> {
     if ms < 0 {
         return Err(Rfc3339Error::BeforeUnixEpoch);
     }
-    Ok(ms.cast_unsigned())
+    // `cast_unsigned` is not const before Rust 1.87.
+    #[expect(clippy::cast_sign_loss, reason = "checked not negative above")]
+    let ms = ms as u64;
+    Ok(ms)
 }
 
 /// Unix milliseconds written as RFC 3339 in UTC with three fraction digits, such as
@@ -155,7 +158,7 @@ impl Rfc3339 {
     /// assert_eq!(&time.to_bytes(), b"2022-06-28T16:07:40.105Z");
     /// ```
     pub const fn to_bytes(self) -> [u8; Self::LEN] {
-        let day_ms = DAY_MS.cast_unsigned();
+        let day_ms = DAY_MS as u64;
         let (year, month, day) = civil_from_days(self.0 / day_ms);
         let in_day = self.0 % day_ms;
         let mut out = *b"0000-00-00T00:00:00.000Z";
@@ -416,7 +419,8 @@ const fn range(field: DateField, value: u32, min: u32, max: u32) -> Result<(), R
 }
 
 const fn is_leap(year: u32) -> bool {
-    year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400))
+    // `is_multiple_of` is Rust 1.87; the core builds on 1.85.
+    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
 }
 
 const fn days_in_month(year: u32, month: u32) -> u32 {
