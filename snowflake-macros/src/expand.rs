@@ -31,7 +31,12 @@ pub(crate) fn expand(krate: &TokenStream, checked: &Checked) -> TokenStream {
 /// caller's tokens, `::core` in an edition 2015 crate means the crate root,
 /// which has no `core`, and the message would be lost. Every token of a message
 /// gets the same resolution, so that the underline still spans all of `-1`.
-pub(crate) fn compile_errors(errors: syn::Error) -> TokenStream {
+///
+/// After the errors, a value of the call's own type: rustc reports only the errors either
+/// way, but rust-analyzer would type a block of errors alone as `()` and report a second
+/// error at `.id`, `.binary` or `.snowflake()` after the call. The value is never built:
+/// the crate does not compile.
+pub(crate) fn compile_errors(errors: syn::Error, krate: Option<&TokenStream>) -> TokenStream {
     let errors: TokenStream = errors
         .into_compile_error()
         .into_iter()
@@ -40,7 +45,8 @@ pub(crate) fn compile_errors(errors: syn::Error) -> TokenStream {
             tree
         })
         .collect();
+    let value = krate.map(|krate| quote!(#krate::__private::BakedSnowflake::__from_checked(0, "")));
     // Keep the braces: several compile_error! calls must sit in one block
     // to be read as one expression, wherever the macro stands.
-    quote!({ #errors })
+    quote!({ #errors #value })
 }

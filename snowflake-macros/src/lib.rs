@@ -25,9 +25,12 @@ pub fn snowflake_impl(input: proc_macro::TokenStream) -> proc_macro::TokenStream
 
 /// The whole macro on `proc_macro2` tokens, so that unit tests can drive it.
 fn snowflake(input: TokenStream) -> TokenStream {
+    // Read apart from the arguments, so that a call whose arguments do not parse still
+    // expands to a value of its type beside its errors.
+    let krate = parse::krate(&input);
     let result = syn::parse2::<parse::Invocation>(input)
         .and_then(|call| check::check(&call).map(|checked| expand::expand(&call.krate, &checked)));
-    result.unwrap_or_else(expand::compile_errors)
+    result.unwrap_or_else(|errors| expand::compile_errors(errors, krate.as_ref()))
 }
 
 #[cfg(test)]

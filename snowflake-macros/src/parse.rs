@@ -46,6 +46,15 @@ pub(crate) enum Value {
     Other(TokenStream),
 }
 
+/// The facade's path from the leading `[...]`, if the call has one: what a call whose
+/// arguments do not parse still needs to name its type.
+pub(crate) fn krate(input: &TokenStream) -> Option<TokenStream> {
+    match input.clone().into_iter().next()? {
+        TokenTree::Group(group) if group.delimiter() == Delimiter::Bracket => Some(group.stream()),
+        _ => None,
+    }
+}
+
 impl Parse for Invocation {
     fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
         let krate;

@@ -560,6 +560,33 @@ fn errors_expand_to_one_block_of_compile_errors() {
     assert_eq!(out.matches("compile_error").count(), 2, "{out}");
 }
 
+#[test]
+fn errors_end_in_a_value_of_the_calls_type() {
+    // After the errors, a `BakedSnowflake`: `.id` after a bad call raises nothing more in
+    // rust-analyzer, which types a block of errors alone as `()`.
+    let placeholder =
+        ":: snowflake_kit :: __private :: BakedSnowflake :: __from_checked (0 , \"\") }";
+    for call in [
+        "dc = 32, machine = 40",
+        "dc: 1, machine = 1",
+        "worker = 1",
+        "",
+    ] {
+        let out = crate::snowflake(tokens(call)).to_string();
+        assert!(
+            out.starts_with("{ :: core :: compile_error ! {"),
+            "{call}: {out}"
+        );
+        assert!(out.ends_with(placeholder), "{call}: {out}");
+    }
+    // Without the facade's path there is no type to name: the errors alone.
+    let out = crate::snowflake("dc = 32, machine = 1".parse().unwrap()).to_string();
+    assert!(
+        out.contains("compile_error") && !out.contains("BakedSnowflake"),
+        "{out}"
+    );
+}
+
 /// Pieces from which random invocations are built: valid and invalid, balanced or not.
 const FRAGMENTS: &[&str] = &[
     "ts",
