@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 
 use crate::check::check;
 use crate::expand::{compile_errors, expand};
-use crate::parse::Invocation;
+use crate::parse::{Invocation, krate};
 
 /// What `snowflake_kit::snowflake!` passes first.
 const KRATE: &str = "[::snowflake_kit] ";
@@ -31,6 +31,7 @@ pub fn macro_tokens(data: &[u8]) {
     let Ok(tokens) = source.parse::<TokenStream>() else {
         return;
     };
+    let krate = krate(&tokens);
     let result = syn::parse2::<Invocation>(tokens)
         .and_then(|call| check(&call).map(|checked| (call, checked)));
     let output = match result {
@@ -57,7 +58,7 @@ pub fn macro_tokens(data: &[u8]) {
                     );
                 }
             }
-            compile_errors(errors)
+            compile_errors(errors, krate.as_ref())
         }
     };
     let text = output.to_string();
