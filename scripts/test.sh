@@ -3,7 +3,7 @@
 # (protoc for etcd-client, etcd for the lease and server tests, openssl for their
 # certificates, iproute2 for the partition test's network namespace, Chromium and chromedriver
 # for the page's browser tests, Node's npm for axe-core, their accessibility audit, strace
-# for the command's write sizes, PostgreSQL for the database tests and libpq for diesel's
+# for the command's write sizes, Node to run the runtime built for WebAssembly, PostgreSQL for the database tests and libpq for diesel's
 # PostgreSQL connection, podman and runc for the container image, systemd-analyze for the
 # unit, schemathesis and kubernetes-validate from PyPI for the HTTP contract and the
 # Kubernetes manifests), then runs every test of the workspace. The tests that need one of those are `#[ignore = "needs etcd: ..."]`
@@ -22,6 +22,7 @@ command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v strace >/dev/null 2>&1 || missing+=(strace)
 # Certificates for the TLS cluster tests, and the network namespace of the partition test.
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
@@ -89,6 +90,10 @@ if ! grep -qs "\"version\": \"$axe_version\"" "$axe/package.json" || [ ! -f "$ax
         [ "${CI:-}" != true ] || exit 1
     fi
 fi
+
+# The targets without std: tests/wasm builds the runtime for wasm32-unknown-unknown and runs
+# it in Node.
+bash scripts/targets.sh
 
 [ "${1:-}" = --deps-only ] && exit 0
 # `--include-ignored` runs the tests ignored for what they need, installed above. No test is

@@ -221,8 +221,10 @@ impl<S: Store, C: Clock> Holder<S, C> {
         }
         let now_ms = self.clock().now_ms();
         let trusted_ms = self.trust.trusted_ms(now_ms);
-        if let Some(since) = self.trust.ahead_since
-            && since.elapsed() > ttl * 3
+        if let Some(since) = self
+            .trust
+            .ahead_since
+            .filter(|since| since.elapsed() > ttl * 3)
         {
             return Err(Loss::ClockAhead {
                 for_: since.elapsed(),

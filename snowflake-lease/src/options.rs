@@ -129,10 +129,9 @@ impl LeaseOptions {
     /// [`LeaseError::InvalidPrefix`] or [`LeaseError::InvalidOption`].
     pub fn check(&self) -> Result<(), LeaseError> {
         check_prefix(&self.prefix)?;
-        if let Choice::Datacenter(datacenter) = self.choice
-            && let Err(e) = Identity::new(datacenter.into(), 0)
-        {
-            return Err(LeaseError::InvalidOption(e.to_string()));
+        if let Choice::Datacenter(datacenter) = self.choice {
+            Identity::new(datacenter.into(), 0)
+                .map_err(|e| LeaseError::InvalidOption(e.to_string()))?;
         }
         if self.ttl < Duration::from_secs(1) || self.ttl.subsec_nanos() != 0 {
             return Err(LeaseError::InvalidOption(format!(

@@ -391,7 +391,7 @@ async fn auto_holders_get_different_identities_until_all_are_held() {
     let store = shared_store();
     let clock = TestClock::new();
     // Others hold all but 8 identities.
-    let others = store.grant(Duration::from_hours(1)).await.unwrap();
+    let others = store.grant(Duration::from_secs(3600)).await.unwrap();
     for index in 8..Identity::COUNT {
         store
             .claim(Identity::from_index(index), others, "others")
@@ -423,7 +423,7 @@ async fn auto_claims_what_one_read_shows_free_and_without_it_still_finds_it() {
     let inner = shared_store();
     let clock = TestClock::new();
     // Others hold every identity but three.
-    let others = inner.grant(Duration::from_hours(1)).await.unwrap();
+    let others = inner.grant(Duration::from_secs(3600)).await.unwrap();
     let free = [500, 501, 900];
     for index in (0..Identity::COUNT).filter(|index| !free.contains(index)) {
         inner

@@ -248,7 +248,7 @@ mod tests {
 
     fn patient() -> Arc<Queue> {
         Arc::new(Queue {
-            patience: Duration::from_hours(1),
+            patience: Duration::from_secs(3600),
             ..Queue::default()
         })
     }

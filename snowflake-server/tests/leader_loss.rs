@@ -209,7 +209,7 @@ fn fault_rounds(etcd: &mut Etcd, logs: &Path) -> Vec<Round> {
             at,
             wall,
             led,
-            until: Instant::now() + Duration::from_hours(1),
+            until: Instant::now() + Duration::from_secs(3600),
         });
     }
     rounds

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The core (snowflake-runtime, snowflake-macros, the facade) on its oldest promised compiler,
+# Rust 1.85: Debian 12's rustc-web and cargo-web, pinned, installed with apt when missing.
+# Builds and runs the core's own tests with default features and without, so that an API
+# newer than 1.85 fails here. The trybuild cases run on 1.85 too: their .stderr files are
+# the same on 1.85 and on the newest compiler today; when a compiler changes a message,
+# refresh them on the newest and say here which cases 1.85 skips, and why.
+# With --features it measures instead what each feature needs, as a user on 1.85 sees it: a
+# crate of its own per feature (and the lease crate), resolved by cargo 1.85's MSRV-aware
+# resolver, checked; it prints OK or the packages that need a newer Rust (the README's
+# feature table). Not run by CI: it resolves afresh from crates.io.
+#   bash scripts/msrv.sh              the core's tests on 1.85
+#   bash scripts/msrv.sh --features   each feature in a user's crate on 1.85
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version=1.85.0+dfsg3-1~deb12u3
+if ! /usr/bin/cargo --version 2>/dev/null | grep -q '^cargo 1\.85\.'; then
+    if ! command -v apt-get >/dev/null 2>&1; then
+        echo "needs Rust 1.85 in /usr/bin (Debian's rustc-web and cargo-web $version)" >&2
+        exit 1
+    fi
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    echo "installing rustc-web and cargo-web $version"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+        "rustc-web=$version" "cargo-web=$version" >/dev/null
+fi
+
+# /usr/bin first: Debian's cargo and the rustc it runs, not rustup's proxies. A target
+# directory of its own, so the newest compiler's builds are left as they are.
+export PATH="/usr/bin:$PATH" CARGO_TARGET_DIR=target/msrv
+cargo --version
+rustc --version
+
+if [ "${1:-}" = --features ]; then
+    here=$PWD
+    scratch=$(mktemp -d)
+    trap 'rm -rf "$scratch"' EXIT
+    export CARGO_TARGET_DIR="$here/target/msrv-features"
+    user_crate() {
+        local name=$1 dependency=$2
+        mkdir -p "$scratch/$name/src"
+        : >"$scratch/$name/src/lib.rs"
+        printf '[package]\nname = "user"\nversion = "0.0.0"\nedition = "2024"\nrust-version = "1.85"\n[dependencies]\n%s\n[workspace]\n' \
+            "$dependency" >"$scratch/$name/Cargo.toml"
+        if out=$(cd "$scratch/$name" && cargo check 2>&1); then
+            echo "OK   $name"
+        else
+            echo "FAIL $name"
+            printf '%s\n' "$out" | grep -E '^error|requires rustc' | head -4
+        fi
+    }
+    user_crate default "snowflake-kit = { path = \"$here\" }"
+    user_crate no-std "snowflake-kit = { path = \"$here\", default-features = false, features = [\"macros\", \"serde\"] }"
+    for feature in serde tokio sqlx-postgres sqlx-sqlite postgres diesel diesel-sqlite sea-orm utoipa schemars async-graphql arbitrary; do
+        user_crate "$feature" "snowflake-kit = { path = \"$here\", features = [\"$feature\"] }"
+    done
+    user_crate lease "snowflake-lease = { path = \"$here/snowflake-lease\", features = [\"postgres\", \"tls\"] }"
+    exit 0
+fi
+
+core=(-p snowflake-runtime -p snowflake-macros -p snowflake-kit)
+cargo test --locked "${core[@]}"
+# Without default features: the runtime no_std, the facade with the macro alone. The
+# facade's doc examples use the generator (std); its library, tests and examples run.
+cargo test --locked -p snowflake-runtime --no-default-features
+cargo test --locked -p snowflake-kit --no-default-features --features macros --lib --tests --examples
