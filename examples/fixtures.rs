@@ -1,6 +1,11 @@
 //! Compile-time fixtures for tests: IDs with known fields, written as literals that
 //! the compiler checks, so a typo in a fixture fails the build instead of a test.
+//! A fixture compares, sorts and hashes as the ID it stands for.
 //! Run with `cargo test --example fixtures`.
+//!
+//! Give every fixture its `ts`: a call without one bakes the build time, so its ID changes
+//! with each build (unless `SOURCE_DATE_EPOCH` is set), and a test that compares it with
+//! a fixed ID would pass on one day and fail on the next.
 
 use snowflake_kit::Snowflake;
 
@@ -43,8 +48,17 @@ mod tests {
 
     #[test]
     fn fixtures_sort_by_datacenter_within_one_millisecond() {
-        let mut ids = vec![AP.id, US_LAST.id, EU.id, US.id];
+        let mut ids = vec![AP, US_LAST, EU, US];
         ids.sort_unstable();
-        assert_eq!(ids, [US.id, US_LAST.id, EU.id, AP.id]);
+        assert_eq!(ids, [US, US_LAST, EU, AP]);
+    }
+
+    #[test]
+    fn a_fixture_equals_the_id_it_stands_for() {
+        let parsed: snowflake_kit::Snowflake = "1541815603606036480".parse().unwrap();
+        const TWEET: BakedSnowflake =
+            snowflake!(ts = "2022-06-28T16:07:40.105Z", dc = 11, machine = 26);
+        assert_eq!(parsed, TWEET);
+        assert!(US < parsed && parsed < AP);
     }
 }

@@ -1,3 +1,7 @@
+use core::cmp::Ordering;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+
 use crate::{Parts, Snowflake};
 
 /// An ID baked into the program by `snowflake!`: the number and its segmented binary text.
@@ -25,7 +29,30 @@ use crate::{Parts, Snowflake};
 /// assert_eq!(BITS, "0 00000000000000000000000000000001111101000 00001 00001 000000000000");
 /// assert_eq!(WELCOME.snowflake().machine(), 1);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// It behaves as its ID does: it compares, sorts and hashes as the [`Snowflake`] it stands
+/// for, compares with a `Snowflake` either way round, and prints as one (in decimal).
+///
+/// ```
+/// use std::collections::HashSet;
+/// use snowflake_kit::{compose, snowflake, BakedSnowflake};
+///
+/// const OLD: BakedSnowflake = snowflake!(ts = "2010-11-04T01:42:55.657Z", dc = 1, machine = 1);
+/// const NEW: BakedSnowflake = snowflake!(ts = "2022-06-28T16:07:40.105Z", dc = 11, machine = 26);
+///
+/// let id = compose(1_288_834_975_657, 1, 1, 0)?;
+/// assert!(id == OLD && OLD == id);
+/// assert!(OLD < NEW && id < NEW);
+/// let mut fixtures = vec![NEW, OLD];
+/// fixtures.sort();
+/// assert_eq!(fixtures, [OLD, NEW]);
+/// assert_eq!(NEW.to_string(), "1541815603606036480");
+/// // A set of IDs finds a baked one's ID, since both hash alike.
+/// let seen: HashSet<_> = [id].into();
+/// assert!(seen.contains(&OLD.snowflake()));
+/// # Ok::<(), snowflake_kit::ComposeError>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub struct BakedSnowflake {
     /// The ID as a `u64`.
@@ -74,5 +101,64 @@ impl From<BakedSnowflake> for Snowflake {
 impl From<BakedSnowflake> for u64 {
     fn from(baked: BakedSnowflake) -> u64 {
         baked.id
+    }
+}
+
+// By the ID alone: `binary` is a function of it. Hash as `Snowflake` does (its `u64`), so
+// that the two agree wherever both are keys.
+impl PartialEq for BakedSnowflake {
+    fn eq(&self, other: &BakedSnowflake) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for BakedSnowflake {}
+
+impl Hash for BakedSnowflake {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.snowflake().hash(state);
+    }
+}
+
+impl PartialOrd for BakedSnowflake {
+    fn partial_cmp(&self, other: &BakedSnowflake) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for BakedSnowflake {
+    fn cmp(&self, other: &BakedSnowflake) -> Ordering {
+        self.id.cmp(&other.id)
+    }
+}
+
+impl PartialEq<Snowflake> for BakedSnowflake {
+    fn eq(&self, other: &Snowflake) -> bool {
+        self.snowflake() == *other
+    }
+}
+
+impl PartialEq<BakedSnowflake> for Snowflake {
+    fn eq(&self, other: &BakedSnowflake) -> bool {
+        *self == other.snowflake()
+    }
+}
+
+impl PartialOrd<Snowflake> for BakedSnowflake {
+    fn partial_cmp(&self, other: &Snowflake) -> Option<Ordering> {
+        Some(self.snowflake().cmp(other))
+    }
+}
+
+impl PartialOrd<BakedSnowflake> for Snowflake {
+    fn partial_cmp(&self, other: &BakedSnowflake) -> Option<Ordering> {
+        Some(self.cmp(&other.snowflake()))
+    }
+}
+
+/// The ID in decimal, as [`Snowflake`]'s `Display`.
+impl fmt::Display for BakedSnowflake {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.snowflake(), f)
     }
 }
