@@ -3,12 +3,12 @@
 
 use std::collections::HashSet;
 
-use snowflake_kit::{Generator, Snowflake};
+use snowflake_kit::{Generator, Identity, Snowflake};
 
 /// The process's generator. The datacenter and machine would come from the
 /// deployment; `const` construction means a bad pair fails the build.
-static IDS: Generator = match Generator::new(3, 14) {
-    Ok(generator) => generator,
+static IDS: Generator = match Identity::new(3, 14) {
+    Ok(identity) => Generator::new(identity),
     Err(_) => panic!("datacenter and machine must be 0..=31"),
 };
 

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use snowflake_kit::{Generator, Snowflake};
+use snowflake_kit::{Generator, Identity, Snowflake};
 use sqlx::{Connection, SqliteConnection};
 
 #[tokio::main(flavor = "current_thread")]
@@ -16,7 +16,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .await?;
 
     // Three bursts of events, a few milliseconds apart.
-    let ids = Generator::new(1, 1)?;
+    let ids = Generator::new(Identity::new(1, 1)?);
     let mut bursts = Vec::new();
     for burst in ["deploy", "traffic", "rollback"] {
         let mut keys = Vec::new();

@@ -19,13 +19,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
-use snowflake_kit::{Generator, Snowflake, snowflake};
+use snowflake_kit::{Generator, Identity, Snowflake, snowflake};
 use sqlx::SqlitePool;
 
 /// The service's one generator, for datacenter 1, machine 1. An identity is one process's
 /// alone: a fleet leases them (`snowflake-lease`) rather than hard-coding one per host.
-static IDS: Generator = match Generator::new(1, 1) {
-    Ok(generator) => generator,
+static IDS: Generator = match Identity::new(1, 1) {
+    Ok(identity) => Generator::new(identity),
     Err(_) => panic!("datacenter and machine are 0..=31"),
 };
 
@@ -91,9 +91,10 @@ impl IntoResponse for Internal {
 /// format's span is fine here, since a range is clamped to it; anything else is a 400.
 fn time_ms(field: &'static str, text: &str) -> Result<u64, BadRequest> {
     let bad = |message: String| BadRequest { field, message };
-    match snowflake_kit::input::parse_decimal(text) {
-        Ok(ms) => Ok(ms),
-        Err(_) => snowflake_kit::parse_rfc3339(text)
+    // Digits alone are Unix ms (`u64`'s `FromStr` would also take a leading `+`).
+    match text.parse::<u64>() {
+        Ok(ms) if !text.starts_with('+') => Ok(ms),
+        _ => snowflake_kit::parse_rfc3339(text)
             .map_err(|e| bad(format!("{text:?} is not Unix ms or an RFC 3339 date: {e}"))),
     }
 }

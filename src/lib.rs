@@ -2,7 +2,7 @@
 //! decoded and generated at run time, with one definition of the format for both.
 //!
 //! ```
-//! use snowflake_kit::{compose, snowflake, Generator, Snowflake};
+//! use snowflake_kit::{compose, snowflake, Generator, Identity, Snowflake};
 //!
 //! // Compile time: checked when it builds, a constant at run time.
 //! const WELCOME: u64 = snowflake!(ts = 1288834975657, dc = 1, machine = 1, seq = 0).id;
@@ -18,8 +18,8 @@
 //! assert_eq!((tweet.datacenter(), tweet.machine(), tweet.sequence()), (11, 26, 0));
 //!
 //! // Live IDs, from any number of threads.
-//! static IDS: Generator = match Generator::new(1, 1) {
-//!     Ok(generator) => generator,
+//! static IDS: Generator = match Identity::new(1, 1) {
+//!     Ok(identity) => Generator::new(identity),
 //!     Err(_) => panic!("datacenter and machine are 0..=31"),
 //! };
 //! assert!(IDS.next_id() < IDS.next_id());
@@ -44,10 +44,11 @@
 //!   [`ComposeError`], [`ParseSnowflakeError`], [`OutOfRangeError`], [`ParseFieldError`],
 //!   [`GenerateError`].
 //!
-//! Two modules are interfaces for the crates around an application, not for the
-//! application itself: [`fence`], how the holder of a leased identity fences its generator,
-//! and [`input`], what front ends reading text typed by a person share. Items hidden from
-//! these docs are internal to the workspace and may change in any release.
+//! Three modules hold what most applications never name: [`layout`], the widths and
+//! positions of the fields and the segments as data; [`input`], the parts of
+//! [`Field::parse`]'s answers that a front end reading text typed by a person shows; and
+//! [`fence`], how the holder of a leased identity fences its generator (`snowflake-lease`).
+//! Items hidden from these docs are internal to the workspace and may change in any release.
 //!
 //! # The format
 //!
@@ -57,6 +58,11 @@
 //! layout](Snowflake#the-bit-layout)). Its [segmented binary](Snowflake::segmented_binary)
 //! is the 64 bits split by spaces into these five fields, the same at compile time and at
 //! run time.
+//!
+//! This is Twitter's layout, and the only one this crate reads. IDs of other layouts
+//! decode here to wrong times and fields: Discord's count from 2015-01-01, Instagram's and
+//! Sonyflake's split their bits otherwise; Discord's example ID `175928847299117063` reads
+//! here as 2012-03-03, not its real 2016-04-30.
 //!
 //! # Features
 //!
@@ -78,12 +84,10 @@
 pub use snowflake_runtime::as_string;
 #[doc(inline)]
 pub use snowflake_runtime::{
-    BakedSnowflake, ComposeError, DATACENTER_BITS, DATACENTER_SHIFT, DateField, Field,
-    GenerateError, Identity, MACHINE_BITS, MACHINE_SHIFT, MAX_DATACENTER, MAX_MACHINE,
-    MAX_SEQUENCE, MAX_TIMESTAMP_DELTA, MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339, OutOfRangeError,
-    ParseFieldError, ParseSnowflakeError, Parts, Rfc3339, Rfc3339Error, SEQUENCE_BITS,
-    SEQUENCE_SHIFT, Segment, SegmentValue, SegmentedBinary, Snowflake, TIMESTAMP_BITS,
-    TIMESTAMP_SHIFT, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339, compose, input, parse_rfc3339,
+    BakedSnowflake, ComposeError, DateField, Field, GenerateError, Identity, MAX_DATACENTER,
+    MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, OutOfRangeError, ParseFieldError,
+    ParseSnowflakeError, Parts, Rfc3339, Rfc3339Error, SegmentedBinary, Snowflake,
+    TWITTER_EPOCH_MS, compose, input, layout, parse_rfc3339,
 };
 #[cfg(feature = "std")]
 #[doc(inline)]
@@ -127,9 +131,11 @@ pub use snowflake_runtime::{Clock, Generator, SystemClock, fence};
 /// | `machine` | machine id, `0..=31` | required |
 /// | `seq` | sequence number, `0..=4095` | `0` |
 ///
-/// An omitted `ts` is read when the calling crate compiles. Cargo recompiles the
-/// crate when `SOURCE_DATE_EPOCH` changes; a build that does not recompile it, with
-/// the variable unset, keeps the earlier time.
+/// An omitted `ts` is read when the calling crate compiles: the ID is then the build
+/// time's, a new one with each build unless `SOURCE_DATE_EPOCH` is set, so a fixture
+/// that a test compares gives its `ts`. Cargo recompiles the crate when
+/// `SOURCE_DATE_EPOCH` changes; a build that does not recompile it, with the variable
+/// unset, keeps the earlier time.
 ///
 /// Integers may be written in any base, with `_` separators and an unsigned
 /// integer suffix (`0x1F`, `0b1_1111`, `31u8`).
@@ -160,11 +166,13 @@ macro_rules! snowflake {
     };
 }
 
-// What `snowflake!` expansions refer to. Not API; may change in any release.
+// What `snowflake!` expansions and the workspace's own crates (the `snowflake` command,
+// `snowflake-server`) refer to. Not API; may change in any release.
 #[doc(hidden)]
 pub mod __private {
     #[cfg(feature = "macros")]
     pub use snowflake_macros::snowflake_impl;
+    pub use snowflake_runtime::__private::*;
     pub use snowflake_runtime::BakedSnowflake;
 }
 

@@ -1,7 +1,8 @@
 //! `Field::parse` for each field: digits only (for `ts` also an RFC 3339 date), then the
 //! field's range; held to `parse_decimal`, `parse_rfc3339` and `Field::check`.
 
-use snowflake_kit::input::{NumberError, parse_decimal};
+use snowflake_kit::__private::parse_decimal;
+use snowflake_kit::input::NumberError;
 use snowflake_kit::{Field, ParseFieldError, parse_rfc3339};
 
 /// What the text must be for `field`: a number in its range, or the error it must be.

@@ -103,7 +103,8 @@ fn main() {
 
 /// The same generator, without the lease around it and with it, on each store.
 fn hot_path(runtime: &tokio::runtime::Runtime, backends: &[Backend]) {
-    let plain = snowflake_kit::Generator::new(1, 1).expect("in range");
+    let plain =
+        snowflake_kit::Generator::new(snowflake_kit::Identity::new(1, 1).expect("in range"));
     let mut leased = vec![(
         "memory",
         runtime

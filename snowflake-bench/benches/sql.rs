@@ -15,7 +15,7 @@ mod pg;
 use snowflake_bench::median;
 use std::time::{Duration, Instant};
 
-use snowflake_kit::{Generator, Snowflake};
+use snowflake_kit::{Generator, Identity, Snowflake};
 use sqlx::postgres::Postgres;
 use sqlx::{Connection, Decode, Encode, PgConnection, QueryBuilder, Type};
 
@@ -68,7 +68,7 @@ fn main() {
         .expect("a runtime");
     runtime.block_on(async {
         let mut conn = PgConnection::connect(&pg.url()).await.expect("connects");
-        let generator = Generator::new(1, 1).expect("a valid identity");
+        let generator = Generator::new(Identity::new(1, 1).expect("a valid identity"));
         let mut ids = vec![Snowflake::MAX; ROWS];
         generator.fill(&mut ids);
         let ints: Vec<i64> = ids.iter().map(|id| id.as_i64()).collect();

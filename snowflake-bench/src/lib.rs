@@ -154,7 +154,7 @@ impl Contender for Plain {
 ///
 /// Never: 1 and 1 are in range.
 pub fn ours() -> snowflake_kit::Generator {
-    snowflake_kit::Generator::new(1, 1).expect("1 and 1 are in range")
+    snowflake_kit::Generator::new(snowflake_kit::Identity::new(1, 1).expect("1 and 1 are in range"))
 }
 
 impl Contender for snowflake_kit::Generator {

@@ -32,7 +32,7 @@ pub(crate) fn field(field: Field, text: &str) -> Result<u64, String> {
 /// A count (`-n`): decimal digits, so `-1`, `+1` and `0x1F` are refused rather than
 /// misread; the runtime's rule and words.
 pub(crate) fn count(flag: &str, text: &str) -> Result<u64, String> {
-    snowflake_kit::input::parse_decimal(text).map_err(|e| format!("{flag} {text:?} is {e}"))
+    snowflake_kit::__private::parse_decimal(text).map_err(|e| format!("{flag} {text:?} is {e}"))
 }
 
 /// The argument that a compose error is about, and the runtime's own message.

@@ -38,7 +38,7 @@ use std::io::{self, IsTerminal, StdoutLock, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use snowflake_kit::{Clock, Field, GenerateError, Generator, Snowflake, SystemClock};
+use snowflake_kit::{Clock, Field, GenerateError, Generator, Identity, Snowflake, SystemClock};
 
 use crate::input::Problems;
 use crate::messages::Messages;
@@ -339,8 +339,9 @@ fn run(command: Command) -> Result<(), Failure> {
             let (Some(dc), Some(machine), Some(count)) = (dc, machine, count) else {
                 return Err(Failure::Usage(problems.0));
             };
-            let generator = Generator::new(dc, machine)
+            let identity = Identity::new(dc, machine)
                 .map_err(|e| Failure::Usage(vec![input::compose_error(&e)]))?;
+            let generator = Generator::new(identity);
             let mut out = stdout(&format, None);
             let generated = generate(&mut out, &generator, count);
             // The IDs issued before a clock failure are good: they go out first.
@@ -387,7 +388,8 @@ mod tests {
 
     #[test]
     fn clock_failure_is_its_own_failure_with_status_1() {
-        let generator = Generator::with_clock(1, 1, Before2010).expect("valid identity");
+        let generator =
+            Generator::new(Identity::new(1, 1).expect("valid identity")).with_clock(Before2010);
         let mut out = Out::new(Vec::new(), Format::Human, false);
         let failure = generate(&mut out, &generator, 3).expect_err("the clock is before 2010");
         assert!(

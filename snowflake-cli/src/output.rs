@@ -5,7 +5,8 @@ use std::fmt::Display;
 use std::io::{self, Write};
 
 use anstyle::{AnsiColor, Style};
-use snowflake_kit::{Segment, SegmentValue, Snowflake};
+use snowflake_kit::Snowflake;
+use snowflake_kit::layout::{Segment, SegmentValue};
 
 use crate::blocks::{BUFFER, Blocks};
 

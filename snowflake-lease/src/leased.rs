@@ -175,7 +175,7 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
             "identity claimed"
         );
         let _ = started;
-        let generator = Generator::for_identity_with_clock(acquired.identity, clock);
+        let generator = Generator::new(acquired.identity).with_clock(clock);
         // Nothing at or below the HWM, even if the clock steps back later.
         generator.raise_floor(acquired.floor_ms);
         let shared = Arc::new(Shared {
@@ -262,20 +262,15 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
         })
     }
 
-    /// Whether a wait for the clock counts as a stalled clock, as `Generator::check_wait`
-    /// says: for a caller with a timer queue of its own (the server's), hidden as that is.
-    ///
-    /// # Errors
-    ///
-    /// As `Generator::check_wait`.
-    #[doc(hidden)]
-    pub fn check_wait(
+    /// Whether a wait for the clock counts as a stalled clock, by the generator's rule:
+    /// for a caller with a timer queue of its own (the server's), through `__private`.
+    pub(crate) fn check_wait(
         &self,
         from_ms: u64,
         until_ms: u64,
         waited: Duration,
     ) -> Result<(), GenerateError> {
-        self.shared.generator.check_wait(from_ms, until_ms, waited)
+        snowflake_runtime::__private::check_wait(&self.shared.generator, from_ms, until_ms, waited)
     }
 
     /// The clock the IDs are stamped with.

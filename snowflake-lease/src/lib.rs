@@ -98,3 +98,29 @@ pub use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError}
 #[cfg(all(doctest, feature = "postgres"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+/// Not API: what `snowflake-server` shares with this crate. It may change in any release;
+/// depend on none of it.
+#[doc(hidden)]
+pub mod __private {
+    use std::time::Duration;
+
+    use snowflake_runtime::{Clock, GenerateError};
+
+    use crate::LeasedGenerator;
+
+    /// Whether a wait for the clock on a timer has gone on too long, by the generator's
+    /// own rule: for the server's timer queue.
+    ///
+    /// # Errors
+    ///
+    /// `GenerateError::ClockStalled`, or the clock's own errors.
+    pub fn check_wait<C: Clock + 'static>(
+        generator: &LeasedGenerator<C>,
+        from_ms: u64,
+        until_ms: u64,
+        waited: Duration,
+    ) -> Result<(), GenerateError> {
+        generator.check_wait(from_ms, until_ms, waited)
+    }
+}

@@ -78,8 +78,8 @@ pub(crate) fn expected_literal(field: Field) -> String {
             "an integer literal (Unix ms) in {}..={}, or an RFC 3339 string from \"{}\" to \"{}\"",
             field.min(),
             field.max(),
-            snowflake_runtime::TWITTER_EPOCH_RFC3339,
-            snowflake_runtime::MAX_TIMESTAMP_RFC3339
+            snowflake_runtime::layout::TWITTER_EPOCH_RFC3339,
+            snowflake_runtime::layout::MAX_TIMESTAMP_RFC3339
         ),
         _ => format!("an integer literal in {}..={}", field.min(), field.max()),
     }

@@ -11,7 +11,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 ///
 /// ```
 /// use std::sync::atomic::{AtomicU64, Ordering};
-/// use snowflake_kit::{Clock, Generator};
+/// use snowflake_kit::{Clock, Generator, Identity};
 ///
 /// struct Fixed(AtomicU64);
 /// impl Clock for Fixed {
@@ -20,7 +20,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 ///     }
 /// }
 ///
-/// let generator = Generator::with_clock(1, 1, Fixed(AtomicU64::new(1_288_834_975_657)))?;
+/// let generator = Generator::new(Identity::new(1, 1)?).with_clock(Fixed(AtomicU64::new(1_288_834_975_657)));
 /// assert_eq!(generator.next_id().as_u64(), 4_194_439_168);
 /// assert_eq!(generator.next_id().as_u64(), 4_194_439_169);
 /// # Ok::<(), snowflake_kit::ComposeError>(())

@@ -86,12 +86,18 @@ impl fmt::Display for ComposeError {
 
 impl core::error::Error for ComposeError {}
 
-/// Why a text is not a whole number of decimal digits: [`parse_decimal`](crate::input::parse_decimal).
+/// Why a field's text is not a whole number of decimal digits, in
+/// [`ParseFieldError::Number`].
 ///
 /// ```
-/// use snowflake_kit::input::{parse_decimal, NumberError};
+/// use snowflake_kit::input::NumberError;
+/// use snowflake_kit::{Field, ParseFieldError};
 ///
-/// assert_eq!(parse_decimal("-3").unwrap_err().to_string(), "negative");
+/// let Err(ParseFieldError::Number { error, .. }) = Field::Sequence.parse("-3") else {
+///     panic!("a negative number is not digits");
+/// };
+/// assert_eq!(error, NumberError::Negative);
+/// assert_eq!(error.to_string(), "negative");
 /// assert_eq!(NumberError::NotDigits.to_string(), "not a whole number of decimal digits");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,6 +1,6 @@
 //! The interface for identity stores: how the holder of a leased identity fences the
 //! [`Generator`](crate::Generator) it runs, so that it issues only inside the time its
-//! lease covers. `snowflake-lease` is such a holder; a store of your own would be another.
+//! lease covers. `snowflake-lease` is such a holder.
 //!
 //! An application that owns its identity outright (a fixed datacenter and machine that
 //! nothing else uses) never needs this module; the generator runs unfenced.
@@ -10,9 +10,9 @@
 //!
 //! ```
 //! use snowflake_kit::fence::Fence;
-//! use snowflake_kit::{GenerateError, Generator};
+//! use snowflake_kit::{GenerateError, Generator, Identity};
 //!
-//! let generator = Generator::new(1, 1)?;
+//! let generator = Generator::new(Identity::new(1, 1)?);
 //! // What a holder does once it has committed a high-water mark `hwm` in its store:
 //! let hwm = generator.next_id().timestamp_ms() + 2_000;
 //! generator.set_ceiling(Some(hwm));
@@ -25,7 +25,10 @@
 
 /// The hooks a lease holder sets on its generator: a ceiling, a floor, and a halt.
 /// Implemented by [`Generator`](crate::Generator); see [the module](self).
-pub trait Fence {
+///
+/// Sealed: only this crate's types implement it, so that a hook can be added in a minor
+/// release without breaking an implementation elsewhere.
+pub trait Fence: sealed::Sealed {
     /// Sets the last Unix ms the generator may stamp an ID with, or none. Past
     /// it, calls return [`GenerateError::AboveCeiling`](crate::GenerateError::AboveCeiling)
     /// at once, without waiting. A holder of a leased identity raises it as it reserves
@@ -37,9 +40,9 @@ pub trait Fence {
     ///
     /// ```
     /// use snowflake_kit::fence::Fence;
-    /// use snowflake_kit::{GenerateError, Generator};
+    /// use snowflake_kit::{GenerateError, Generator, Identity};
     ///
-    /// let generator = Generator::new(1, 1)?;
+    /// let generator = Generator::new(Identity::new(1, 1)?);
     /// generator.set_ceiling(Some(1_288_834_975_657)); // long past
     /// assert!(matches!(generator.try_next_id(), Err(GenerateError::AboveCeiling { .. })));
     /// generator.set_ceiling(None);
@@ -53,7 +56,7 @@ pub trait Fence {
     /// ```
     /// use snowflake_kit::fence::Fence;
     ///
-    /// let generator = snowflake_kit::Generator::new(1, 1)?;
+    /// let generator = snowflake_kit::Generator::new(snowflake_kit::Identity::new(1, 1)?);
     /// assert_eq!(generator.ceiling(), None);
     /// generator.set_ceiling(Some(1_700_000_000_000));
     /// assert_eq!(generator.ceiling(), Some(1_700_000_000_000));
@@ -70,7 +73,7 @@ pub trait Fence {
     /// ```
     /// use snowflake_kit::fence::Fence;
     ///
-    /// let generator = snowflake_kit::Generator::new(1, 1)?;
+    /// let generator = snowflake_kit::Generator::new(snowflake_kit::Identity::new(1, 1)?);
     /// let now = generator.next_id().timestamp_ms();
     /// generator.raise_floor(now);
     /// assert!(generator.next_id().timestamp_ms() > now);
@@ -84,9 +87,9 @@ pub trait Fence {
     ///
     /// ```
     /// use snowflake_kit::fence::Fence;
-    /// use snowflake_kit::{GenerateError, Generator};
+    /// use snowflake_kit::{GenerateError, Generator, Identity};
     ///
-    /// let generator = Generator::new(1, 1)?;
+    /// let generator = Generator::new(Identity::new(1, 1)?);
     /// let before = generator.next_id();
     /// generator.halt();
     /// assert!(generator.is_halted());
@@ -102,7 +105,7 @@ pub trait Fence {
     /// ```
     /// use snowflake_kit::fence::Fence;
     ///
-    /// let generator = snowflake_kit::Generator::new(1, 1)?;
+    /// let generator = snowflake_kit::Generator::new(snowflake_kit::Identity::new(1, 1)?);
     /// generator.halt();
     /// generator.resume();
     /// assert!(!generator.is_halted());
@@ -115,8 +118,18 @@ pub trait Fence {
     /// ```
     /// use snowflake_kit::fence::Fence;
     ///
-    /// assert!(!snowflake_kit::Generator::new(1, 1)?.is_halted());
+    /// assert!(!snowflake_kit::Generator::new(snowflake_kit::Identity::new(1, 1)?).is_halted());
     /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     fn is_halted(&self) -> bool;
+}
+
+pub(crate) mod sealed {
+    /// The supertrait that seals [`Fence`](super::Fence): public in a module other crates
+    /// cannot reach, so that they can neither name it nor implement it.
+    #[allow(
+        unreachable_pub,
+        reason = "the sealing pattern: public, in a private module"
+    )]
+    pub trait Sealed {}
 }

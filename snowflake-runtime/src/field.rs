@@ -233,18 +233,8 @@ impl fmt::Display for Expected {
 
 /// A whole number of decimal digits, as a person types it: no sign, no spaces, no `0x`,
 /// no `_`. For numbers that are not a field of an ID (a count, a number of seconds); a
-/// field's text is read by [`Field::parse`].
-///
-/// ```
-/// use snowflake_kit::input::{parse_decimal, NumberError};
-///
-/// assert_eq!(parse_decimal("4096"), Ok(4096));
-/// assert_eq!(parse_decimal(""), Err(NumberError::Empty));
-/// assert_eq!(parse_decimal("+1"), Err(NumberError::Plus));
-/// assert_eq!(parse_decimal("1.5"), Err(NumberError::Fraction));
-/// assert_eq!(parse_decimal("1e3"), Err(NumberError::NotDigits));
-/// assert_eq!(parse_decimal("18446744073709551616"), Err(NumberError::TooLarge));
-/// ```
+/// field's text is read by [`Field::parse`]. Not API: the front ends reach it through
+/// `__private` (its cases are in `tests/text.rs`).
 ///
 /// # Errors
 ///

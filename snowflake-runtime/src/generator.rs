@@ -11,17 +11,17 @@ use loom::sync::atomic::{AtomicU64, Ordering};
 
 use crate::fence::Fence;
 use crate::{
-    Clock, ComposeError, GenerateError, Identity, MAX_SEQUENCE, MAX_TIMESTAMP_DELTA,
-    MAX_TIMESTAMP_MS, SEQUENCE_BITS, Snowflake, SystemClock, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS,
+    Clock, GenerateError, Identity, MAX_SEQUENCE, MAX_TIMESTAMP_DELTA, MAX_TIMESTAMP_MS,
+    SEQUENCE_BITS, Snowflake, SystemClock, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS,
 };
 
 /// Issues unique, increasing IDs for one datacenter and machine, up to 4,096 a millisecond.
 ///
 /// ```
-/// use snowflake_kit::Generator;
+/// use snowflake_kit::{Generator, Identity};
 ///
-/// static IDS: Generator = match Generator::new(1, 7) {
-///     Ok(generator) => generator,
+/// static IDS: Generator = match Identity::new(1, 7) {
+///     Ok(identity) => Generator::new(identity),
 ///     Err(_) => panic!("datacenter and machine are 0..=31"),
 /// };
 ///
@@ -80,40 +80,40 @@ const SEQUENCE_MASK: u64 = MAX_SEQUENCE as u64;
 /// 41 bits of timestamp and 12 of sequence.
 const HALTED: u64 = 1 << 63;
 
-// Loom's atomics cannot be built in a `const fn`; the loom tests use `with_clock`.
-#[cfg(not(loom))]
 impl Generator {
-    /// A generator on the [`SystemClock`]. `const`, so it can sit in a `static`.
-    ///
-    /// ```
-    /// use snowflake_kit::{ComposeError, Generator};
-    ///
-    /// let generator = Generator::new(11, 26)?;
-    /// assert_eq!(generator.next_id().datacenter(), 11);
-    /// assert_eq!(Generator::new(32, 0).err(), Some(ComposeError::DatacenterOutOfRange(32)));
-    /// # Ok::<(), ComposeError>(())
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// [`ComposeError::DatacenterOutOfRange`] or [`ComposeError::MachineOutOfRange`].
-    pub const fn new(datacenter: u64, machine: u64) -> Result<Generator, ComposeError> {
-        match Identity::new(datacenter, machine) {
-            Ok(identity) => Ok(Generator::for_identity(identity)),
-            Err(e) => Err(e),
-        }
-    }
-
-    /// A generator on the [`SystemClock`] for an identity already checked.
+    /// A generator for `identity` on the [`SystemClock`], with the default tolerance (1 s).
+    /// `const`, so it can sit in a `static`; [`with_clock`](Generator::with_clock) and
+    /// [`with_tolerance`](Generator::with_tolerance) change the two, in that order.
     ///
     /// ```
     /// use snowflake_kit::{Generator, Identity};
     ///
-    /// let identity = Identity::new(11, 26)?;
-    /// assert_eq!(Generator::for_identity(identity).identity(), identity);
+    /// static IDS: Generator = match Identity::new(11, 26) {
+    ///     Ok(identity) => Generator::new(identity),
+    ///     Err(_) => panic!("datacenter and machine are 0..=31"),
+    /// };
+    /// assert_eq!(IDS.next_id().datacenter(), 11);
+    ///
+    /// let generator = Generator::new(Identity::new(1, 2)?);
+    /// assert_eq!(generator.identity(), Identity::new(1, 2)?);
     /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
-    pub const fn for_identity(identity: Identity) -> Generator {
+    // Loom's atomics cannot be built in a `const fn`: under `--cfg loom` it is a plain one.
+    #[cfg(not(loom))]
+    pub const fn new(identity: Identity) -> Generator {
+        Generator {
+            next: AtomicU64::new(0),
+            ceiling: AtomicU64::new(u64::MAX),
+            identity_bits: identity.bits(),
+            identity,
+            tolerance_ms: DEFAULT_TOLERANCE_MS,
+            clock: SystemClock,
+        }
+    }
+
+    /// The same under loom (not `const`).
+    #[cfg(loom)]
+    pub fn new(identity: Identity) -> Generator {
         Generator {
             next: AtomicU64::new(0),
             ceiling: AtomicU64::new(u64::MAX),
@@ -126,46 +126,30 @@ impl Generator {
 }
 
 impl<C: Clock> Generator<C> {
-    /// A generator on another clock, such as a test's.
+    /// The same generator on another clock, such as a test's. Meant right after
+    /// [`new`](Generator::new): what the generator issued is kept, its tolerance too.
     ///
     /// ```
-    /// use snowflake_kit::{Generator, SystemClock};
+    /// use snowflake_kit::{Clock, Generator, Identity};
     ///
-    /// let generator = Generator::with_clock(1, 1, SystemClock)?;
-    /// assert_eq!(generator.next_id().machine(), 1);
+    /// struct Fixed(u64);
+    /// impl Clock for Fixed {
+    ///     fn now_ms(&self) -> u64 {
+    ///         self.0
+    ///     }
+    /// }
+    ///
+    /// let generator = Generator::new(Identity::new(1, 1)?).with_clock(Fixed(1_288_834_975_657));
+    /// assert_eq!(generator.next_id().as_u64(), 4_194_439_168);
     /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
-    ///
-    /// # Errors
-    ///
-    /// [`ComposeError::DatacenterOutOfRange`] or [`ComposeError::MachineOutOfRange`].
-    pub fn with_clock(
-        datacenter: u64,
-        machine: u64,
-        clock: C,
-    ) -> Result<Generator<C>, ComposeError> {
-        Ok(Generator::for_identity_with_clock(
-            Identity::new(datacenter, machine)?,
-            clock,
-        ))
-    }
-
-    /// A generator on another clock for an identity already checked.
-    ///
-    /// ```
-    /// use snowflake_kit::{Generator, Identity, SystemClock};
-    ///
-    /// let generator = Generator::for_identity_with_clock(Identity::new(1, 2)?, SystemClock);
-    /// assert_eq!(generator.next_id().machine(), 2);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
-    /// ```
-    pub fn for_identity_with_clock(identity: Identity, clock: C) -> Generator<C> {
+    pub fn with_clock<D: Clock>(self, clock: D) -> Generator<D> {
         Generator {
-            next: AtomicU64::new(0),
-            ceiling: AtomicU64::new(u64::MAX),
-            identity_bits: identity.bits(),
-            identity,
-            tolerance_ms: DEFAULT_TOLERANCE_MS,
+            next: AtomicU64::new(self.next.load(Ordering::Relaxed)),
+            ceiling: AtomicU64::new(self.ceiling.load(Ordering::Relaxed)),
+            identity_bits: self.identity_bits,
+            identity: self.identity,
+            tolerance_ms: self.tolerance_ms,
             clock,
         }
     }
@@ -175,9 +159,9 @@ impl<C: Clock> Generator<C> {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use snowflake_kit::Generator;
+    /// use snowflake_kit::{Generator, Identity};
     ///
-    /// let generator = Generator::new(1, 1)?.with_tolerance(Duration::from_millis(50));
+    /// let generator = Generator::new(Identity::new(1, 1)?).with_tolerance(Duration::from_millis(50));
     /// assert_eq!(generator.tolerance(), Duration::from_millis(50));
     /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
@@ -200,7 +184,7 @@ impl<C: Clock> Generator<C> {
     /// How far the clock may step back and be waited for.
     ///
     /// ```
-    /// let generator = snowflake_kit::Generator::new(1, 1)?;
+    /// let generator = snowflake_kit::Generator::new(snowflake_kit::Identity::new(1, 1)?);
     /// assert_eq!(generator.tolerance(), std::time::Duration::from_secs(1));
     /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
@@ -211,9 +195,9 @@ impl<C: Clock> Generator<C> {
     /// The clock the generator reads.
     ///
     /// ```
-    /// use snowflake_kit::{Clock, Generator};
+    /// use snowflake_kit::{Clock, Generator, Identity};
     ///
-    /// let generator = Generator::new(1, 1)?;
+    /// let generator = Generator::new(Identity::new(1, 1)?);
     /// assert!(generator.clock().now_ms() > 0);
     /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
@@ -226,7 +210,7 @@ impl<C: Clock> Generator<C> {
     /// ```
     /// use snowflake_kit::{Generator, Identity};
     ///
-    /// assert_eq!(Generator::new(11, 26)?.identity(), Identity::new(11, 26)?);
+    /// assert_eq!(Generator::new(Identity::new(11, 26)?).identity(), Identity::new(11, 26)?);
     /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     pub const fn identity(&self) -> Identity {
@@ -236,7 +220,7 @@ impl<C: Clock> Generator<C> {
     /// The datacenter id of the IDs it issues.
     ///
     /// ```
-    /// assert_eq!(snowflake_kit::Generator::new(11, 26)?.datacenter(), 11);
+    /// assert_eq!(snowflake_kit::Generator::new(snowflake_kit::Identity::new(11, 26)?).datacenter(), 11);
     /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     pub const fn datacenter(&self) -> u8 {
@@ -246,7 +230,7 @@ impl<C: Clock> Generator<C> {
     /// The machine id of the IDs it issues.
     ///
     /// ```
-    /// assert_eq!(snowflake_kit::Generator::new(11, 26)?.machine(), 26);
+    /// assert_eq!(snowflake_kit::Generator::new(snowflake_kit::Identity::new(11, 26)?).machine(), 26);
     /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     pub const fn machine(&self) -> u8 {
@@ -258,7 +242,7 @@ impl<C: Clock> Generator<C> {
     /// that stepped back by at most the [tolerance](Generator::with_tolerance).
     ///
     /// ```
-    /// let generator = snowflake_kit::Generator::new(1, 1)?;
+    /// let generator = snowflake_kit::Generator::new(snowflake_kit::Identity::new(1, 1)?);
     /// let id = generator.try_next_id()?;
     /// assert_eq!((id.datacenter(), id.machine()), (1, 1));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -279,9 +263,9 @@ impl<C: Clock> Generator<C> {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use snowflake_kit::{GenerateError, Generator, Snowflake};
+    /// use snowflake_kit::{GenerateError, Generator, Identity, Snowflake};
     ///
-    /// let generator = Generator::new(1, 1)?;
+    /// let generator = Generator::new(Identity::new(1, 1)?);
     /// let mut ids = [Snowflake::MAX; 4096];
     /// generator.try_fill(&mut ids)?; // a whole millisecond, most likely the current one
     /// let id = loop {
@@ -306,7 +290,7 @@ impl<C: Clock> Generator<C> {
     /// The next ID; see [`try_next_id`](Generator::try_next_id).
     ///
     /// ```
-    /// let generator = snowflake_kit::Generator::new(1, 1)?;
+    /// let generator = snowflake_kit::Generator::new(snowflake_kit::Identity::new(1, 1)?);
     /// assert!(generator.next_id() < generator.next_id());
     /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
@@ -336,9 +320,9 @@ impl<C: Clock> Generator<C> {
     /// IDs issued meanwhile by other threads may fall between them.
     ///
     /// ```
-    /// use snowflake_kit::{Generator, Snowflake};
+    /// use snowflake_kit::{Generator, Identity, Snowflake};
     ///
-    /// let generator = Generator::new(1, 1)?;
+    /// let generator = Generator::new(Identity::new(1, 1)?);
     /// let mut ids = [Snowflake::MAX; 100];
     /// generator.try_fill(&mut ids)?;
     /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
@@ -370,9 +354,9 @@ impl<C: Clock> Generator<C> {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use snowflake_kit::{GenerateError, Generator, Snowflake};
+    /// use snowflake_kit::{GenerateError, Generator, Identity, Snowflake};
     ///
-    /// let generator = Generator::new(1, 1)?;
+    /// let generator = Generator::new(Identity::new(1, 1)?);
     /// let mut ids = vec![Snowflake::MAX; 10_000];
     /// let mut done = 0;
     /// while done < ids.len() {
@@ -412,7 +396,7 @@ impl<C: Clock> Generator<C> {
     /// Fills `out` with new IDs; see [`try_fill`](Generator::try_fill).
     ///
     /// ```
-    /// let generator = snowflake_kit::Generator::new(1, 1)?;
+    /// let generator = snowflake_kit::Generator::new(snowflake_kit::Identity::new(1, 1)?);
     /// let mut ids = vec![snowflake_kit::Snowflake::MAX; 10_000];
     /// generator.fill(&mut ids);
     /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
@@ -588,38 +572,11 @@ impl<C: Clock> Generator<C> {
     /// Whether a wait for the clock has gone on too long: the clock counts as stalled when
     /// it still reads before `until_ms` after `waited`, longer than the wait expected
     /// from `from_ms` (where the clock stood when the wait began) plus the tolerance.
-    /// [`try_next_id`](Generator::try_next_id) judges its own waits so; a caller that
-    /// waits on a timer after [`GenerateError::WouldWait`] asks here, so that both say
-    /// "stalled" alike, and only of a clock that did not advance.
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use snowflake_kit::{Clock, GenerateError, Generator};
-    ///
-    /// let generator = Generator::new(1, 1)?;
-    /// let now = generator.clock().now_ms();
-    /// // The clock reached the millisecond: never stalled, however long the wait.
-    /// assert_eq!(generator.check_wait(now - 5, now, Duration::from_secs(60)), Ok(()));
-    /// // Waiting for an hour from now, a wait expected to take 10 ms: past those and the
-    /// // 1 s tolerance, the clock has stalled.
-    /// let until = now + 3_600_000;
-    /// let waited = Duration::from_millis(1011);
-    /// assert_eq!(
-    ///     generator.check_wait(until - 10, until, waited),
-    ///     Err(GenerateError::ClockStalled { waited_ms: 1011 }),
-    /// );
-    /// assert_eq!(generator.check_wait(until - 10, until, Duration::from_millis(1010)), Ok(()));
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// [`GenerateError::ClockStalled`], or the clock's own errors (before the epoch,
-    /// after 2080).
-    // Hidden: the rule for a caller with a timer queue of its own (snowflake-server's);
-    // an application waits through `next_id_async`, which asks it.
-    #[doc(hidden)]
-    pub fn check_wait(
+    /// [`try_next_id`](Generator::try_next_id) judges its own waits so, and so does a
+    /// caller that waits on a timer after [`GenerateError::WouldWait`] (`next_id_async`,
+    /// the server's queue), so that all say "stalled" alike, and only of a clock that did
+    /// not advance. Not API: the server reaches it through `__private::check_wait`.
+    pub(crate) fn check_wait(
         &self,
         from_ms: u64,
         until_ms: u64,
@@ -670,6 +627,8 @@ impl<C: Clock> Generator<C> {
 }
 
 // The fence's hooks, documented on the trait: what a lease holder sets on its generator.
+impl<C: Clock> crate::fence::sealed::Sealed for Generator<C> {}
+
 impl<C: Clock> Fence for Generator<C> {
     fn set_ceiling(&self, timestamp_ms: Option<u64>) {
         // Release: a call that sees a later `resume` sees this ceiling too.

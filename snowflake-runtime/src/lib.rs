@@ -16,9 +16,9 @@
 //! # Ok::<(), Box<dyn core::error::Error>>(())
 //! ```
 //!
-//! The bit layout is drawn on [`Snowflake`](Snowflake#the-bit-layout); the public
-//! constants below are that layout, and [`Segment`] is the same as data: nothing else in
-//! this workspace retypes these numbers.
+//! The bit layout is drawn on [`Snowflake`](Snowflake#the-bit-layout); the module
+//! [`layout`] has it field by field, and the segments as data: nothing else in this
+//! workspace retypes these numbers.
 //!
 //! # Features
 //!
@@ -36,11 +36,12 @@
 //!
 //! # For identity stores and front ends
 //!
-//! Two modules are interfaces for the crates around an application rather than for the
-//! application itself: [`fence`], how the holder of a leased identity fences its
-//! generator (`snowflake-lease`), and [`input`], what front ends that read text typed by a
-//! person share (`snowflake!`, the `snowflake` command, `snowflake-server`). Items hidden
-//! from these docs are internal to the workspace and may change in any release.
+//! Two modules are for the crates around an application rather than for the application
+//! itself: [`fence`], how the holder of a leased identity fences its generator
+//! (`snowflake-lease`), and [`input`], the parts of [`Field::parse`]'s answers that front
+//! ends show (`snowflake!`, the `snowflake` command, `snowflake-server`). Items hidden
+//! from these docs (`__private`) are internal to the workspace and may change in any
+//! release.
 #![no_std]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -67,6 +68,7 @@ pub mod input;
     feature = "arbitrary"
 ))]
 mod integrations;
+pub mod layout;
 mod rfc3339;
 mod segment;
 #[cfg(feature = "serde")]
@@ -94,7 +96,13 @@ pub use crate::field::Field;
 pub use crate::generator::Generator;
 pub use crate::identity::Identity;
 pub use crate::rfc3339::{DateField, Rfc3339, Rfc3339Error, parse_rfc3339};
-pub use crate::segment::{Segment, SegmentValue};
+// The layout's widths and positions, for the crate's own arithmetic.
+#[allow(unused_imports, reason = "each used under some features")]
+pub(crate) use crate::layout::{
+    DATACENTER_BITS, DATACENTER_SHIFT, MACHINE_BITS, MACHINE_SHIFT, MAX_TIMESTAMP_DELTA,
+    MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS, SEQUENCE_SHIFT, Segment, SegmentValue, TIMESTAMP_BITS,
+    TIMESTAMP_SHIFT, TWITTER_EPOCH_RFC3339,
+};
 #[cfg(feature = "serde")]
 pub use crate::serde_impl::as_string;
 pub use crate::snowflake::{Parts, SegmentedBinary, Snowflake, compose};
@@ -102,31 +110,6 @@ pub use crate::snowflake::{Parts, SegmentedBinary, Snowflake, compose};
 /// Unix time in milliseconds of the Twitter epoch, 2010-11-04T01:42:54.657Z: timestamp 0 of an ID.
 pub const TWITTER_EPOCH_MS: u64 = 1_288_834_974_657;
 
-/// Width of the timestamp field: 41 bits of milliseconds, about 69.7 years.
-///
-/// ```
-/// # use snowflake_kit::*;
-/// assert_eq!(1 + TIMESTAMP_BITS + DATACENTER_BITS + MACHINE_BITS + SEQUENCE_BITS, 64);
-/// ```
-pub const TIMESTAMP_BITS: u32 = 41;
-/// Width of the datacenter field: 5 bits.
-pub const DATACENTER_BITS: u32 = 5;
-/// Width of the machine field: 5 bits.
-pub const MACHINE_BITS: u32 = 5;
-/// Width of the sequence field: 12 bits.
-pub const SEQUENCE_BITS: u32 = 12;
-
-/// Position of the sequence field's lowest bit.
-pub const SEQUENCE_SHIFT: u32 = 0;
-/// Position of the machine field's lowest bit.
-pub const MACHINE_SHIFT: u32 = SEQUENCE_SHIFT + SEQUENCE_BITS;
-/// Position of the datacenter field's lowest bit.
-pub const DATACENTER_SHIFT: u32 = MACHINE_SHIFT + MACHINE_BITS;
-/// Position of the timestamp field's lowest bit.
-pub const TIMESTAMP_SHIFT: u32 = DATACENTER_SHIFT + DATACENTER_BITS;
-
-/// Largest timestamp field: milliseconds since the epoch, `2^41 - 1`.
-pub const MAX_TIMESTAMP_DELTA: u64 = (1 << TIMESTAMP_BITS) - 1;
 /// Last encodable Unix time in milliseconds, 2080-07-10T17:30:30.208Z.
 pub const MAX_TIMESTAMP_MS: u64 = TWITTER_EPOCH_MS + MAX_TIMESTAMP_DELTA;
 /// Largest datacenter id, 31.
@@ -136,7 +119,26 @@ pub const MAX_MACHINE: u8 = (1 << MACHINE_BITS) - 1;
 /// Largest sequence number, 4095: an identity has 4,096 IDs per millisecond.
 pub const MAX_SEQUENCE: u16 = (1 << SEQUENCE_BITS) - 1;
 
-/// RFC 3339 form of [`TWITTER_EPOCH_MS`], for messages.
-pub const TWITTER_EPOCH_RFC3339: &str = "2010-11-04T01:42:54.657Z";
-/// RFC 3339 form of [`MAX_TIMESTAMP_MS`], for messages.
-pub const MAX_TIMESTAMP_RFC3339: &str = "2080-07-10T17:30:30.208Z";
+/// Not API: what the workspace's own crates share (the facade's `snowflake!`, the
+/// `snowflake` command, `snowflake-server`, `snowflake-lease`). It may change in any
+/// release; depend on none of it.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::field::parse_decimal;
+
+    /// Whether a wait for the clock on a timer has gone on too long, by the generator's
+    /// own rule (`Generator::check_wait`): for the server's timer queue.
+    ///
+    /// # Errors
+    ///
+    /// `GenerateError::ClockStalled`, or the clock's own errors.
+    #[cfg(feature = "std")]
+    pub fn check_wait<C: crate::Clock>(
+        generator: &crate::Generator<C>,
+        from_ms: u64,
+        until_ms: u64,
+        waited: core::time::Duration,
+    ) -> Result<(), crate::GenerateError> {
+        generator.check_wait(from_ms, until_ms, waited)
+    }
+}

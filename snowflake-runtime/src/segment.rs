@@ -13,7 +13,7 @@ use crate::{
 /// [the bit layout](Snowflake#the-bit-layout).
 ///
 /// ```
-/// use snowflake_kit::Segment;
+/// use snowflake_kit::layout::Segment;
 ///
 /// assert_eq!(Segment::ALL.map(Segment::width), [1, 41, 5, 5, 12]);
 /// assert_eq!(Segment::ALL.map(Segment::width).iter().sum::<u32>(), 64);
@@ -46,7 +46,8 @@ impl Segment {
     /// The field the segment holds; `None` for the sign bit.
     ///
     /// ```
-    /// use snowflake_kit::{Field, Segment};
+    /// use snowflake_kit::Field;
+    /// use snowflake_kit::layout::Segment;
     ///
     /// assert_eq!(Segment::Datacenter.field(), Some(Field::Datacenter));
     /// assert_eq!(Segment::Sign.field(), None);
@@ -64,7 +65,7 @@ impl Segment {
     /// Its name: `sign`, or its field's [name](Field::name).
     ///
     /// ```
-    /// use snowflake_kit::Segment;
+    /// use snowflake_kit::layout::Segment;
     ///
     /// assert_eq!(Segment::ALL.map(Segment::name), ["sign", "timestamp", "datacenter", "machine", "sequence"]);
     /// ```
@@ -78,7 +79,7 @@ impl Segment {
     /// Its short key: `sign`, or its field's [key](Field::key).
     ///
     /// ```
-    /// use snowflake_kit::Segment;
+    /// use snowflake_kit::layout::Segment;
     ///
     /// assert_eq!(Segment::ALL.map(Segment::key), ["sign", "ts", "dc", "machine", "seq"]);
     /// ```
@@ -114,7 +115,8 @@ impl Segment {
     /// Its bits in `id`, as a number: for the timestamp, milliseconds since the epoch.
     ///
     /// ```
-    /// use snowflake_kit::{compose, Segment};
+    /// use snowflake_kit::compose;
+    /// use snowflake_kit::layout::Segment;
     ///
     /// let id = compose(1_288_834_975_657, 1, 2, 3)?;
     /// assert_eq!(Segment::ALL.map(|s| s.value(id)), [0, 1000, 1, 2, 3]);
@@ -131,7 +133,8 @@ impl Segment {
 /// shows them.
 ///
 /// ```
-/// use snowflake_kit::{compose, Segment};
+/// use snowflake_kit::compose;
+/// use snowflake_kit::layout::Segment;
 ///
 /// let id = compose(1_288_834_975_657, 1, 2, 3)?;
 /// let [_, _, dc, _, seq] = id.segments();

@@ -13,10 +13,10 @@ impl<C: Clock> Generator<C> {
     /// enabled (`enable_time`, or `#[tokio::main]`).
     ///
     /// ```
-    /// use snowflake_kit::Generator;
+    /// use snowflake_kit::{Generator, Identity};
     ///
-    /// static IDS: Generator = match Generator::new(1, 1) {
-    ///     Ok(generator) => generator,
+    /// static IDS: Generator = match Identity::new(1, 1) {
+    ///     Ok(identity) => Generator::new(identity),
     ///     Err(_) => panic!("datacenter and machine are 0..=31"),
     /// };
     ///
@@ -56,11 +56,11 @@ impl<C: Clock> Generator<C> {
     /// does.
     ///
     /// ```
-    /// use snowflake_kit::{Generator, Snowflake};
+    /// use snowflake_kit::{Generator, Identity, Snowflake};
     ///
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> Result<(), snowflake_kit::GenerateError> {
-    /// let generator = Generator::new(1, 1).expect("in range");
+    /// let generator = Generator::new(Identity::new(1, 1).expect("in range"));
     /// let mut ids = vec![Snowflake::MIN; 10_000]; // more than a millisecond holds
     /// generator.fill_async(&mut ids).await?;
     /// assert!(ids.windows(2).all(|w| w[0] < w[1]));

@@ -1,11 +1,14 @@
 //! The format: known answers, both sides of every bound, parse errors, round trips.
 
 use proptest::prelude::*;
+use snowflake_runtime::layout::{
+    DATACENTER_BITS, DATACENTER_SHIFT, MACHINE_BITS, MACHINE_SHIFT, MAX_TIMESTAMP_DELTA,
+    MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS, SEQUENCE_SHIFT, TIMESTAMP_BITS, TIMESTAMP_SHIFT,
+    TWITTER_EPOCH_RFC3339,
+};
 use snowflake_runtime::{
-    ComposeError, DATACENTER_BITS, DATACENTER_SHIFT, Field, MACHINE_BITS, MACHINE_SHIFT,
-    MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_DELTA, MAX_TIMESTAMP_MS,
-    MAX_TIMESTAMP_RFC3339, ParseSnowflakeError, Parts, SEQUENCE_BITS, SEQUENCE_SHIFT, Snowflake,
-    TIMESTAMP_BITS, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339, compose,
+    ComposeError, Field, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS,
+    ParseSnowflakeError, Parts, Snowflake, TWITTER_EPOCH_MS, compose,
 };
 
 const REFERENCE_BITS: &str = "0 00000000000000000000000000000001111101000 00001 00001 000000000000";
@@ -546,4 +549,19 @@ proptest! {
         prop_assert_eq!(compose(TWITTER_EPOCH_MS, 0, machine, 0), Err(ComposeError::MachineOutOfRange(machine)));
         prop_assert_eq!(compose(TWITTER_EPOCH_MS, 0, 0, seq), Err(ComposeError::SequenceOutOfRange(seq)));
     }
+}
+
+/// The README's warning, held to the code: Discord's example ID (epoch 2015) reads as
+/// Twitter's layout, four years early.
+#[test]
+fn an_id_of_another_layout_decodes_to_the_wrong_time() {
+    let discord: Snowflake = "175928847299117063".parse().unwrap();
+    assert_eq!(discord.rfc3339().to_string(), "2012-03-03T13:01:20.453Z");
+    // Counted from Discord's epoch (2015-01-01T00:00:00Z) it would be 2016-04-30.
+    let discord_epoch_ms = 1_420_070_400_000;
+    let real_ms = discord.timestamp_ms() - TWITTER_EPOCH_MS + discord_epoch_ms;
+    let real = snowflake_runtime::Rfc3339::new(real_ms)
+        .unwrap()
+        .to_string();
+    assert_eq!(real, "2016-04-30T11:18:25.796Z");
 }

@@ -6,10 +6,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use snowflake_runtime::__private::check_wait;
 use snowflake_runtime::fence::Fence;
 use snowflake_runtime::{
-    Clock, ComposeError, GenerateError, Generator, MAX_TIMESTAMP_MS, Snowflake, SystemClock,
-    TWITTER_EPOCH_MS,
+    Clock, ComposeError, GenerateError, Generator, Identity, MAX_TIMESTAMP_MS, Snowflake,
+    SystemClock, TWITTER_EPOCH_MS,
 };
 
 /// 2022-06-28T16:07:40.105Z, a time for the hand-driven clocks.
@@ -89,8 +90,8 @@ fn generator_is_send_and_sync() {
 
 #[test]
 fn static_generator() {
-    static IDS: Generator = match Generator::new(31, 31) {
-        Ok(generator) => generator,
+    static IDS: Generator = match Identity::new(31, 31) {
+        Ok(identity) => Generator::new(identity),
         Err(_) => panic!("valid"),
     };
     let id = IDS.next_id();
@@ -100,38 +101,38 @@ fn static_generator() {
 #[test]
 fn constructors_check_ranges() {
     assert_eq!(
-        Generator::new(32, 0).err(),
+        Identity::new(32, 0).err(),
         Some(ComposeError::DatacenterOutOfRange(32))
     );
     assert_eq!(
-        Generator::new(0, 32).err(),
+        Identity::new(0, 32).err(),
         Some(ComposeError::MachineOutOfRange(32))
     );
     assert_eq!(
-        Generator::new(u64::MAX, 0).err(),
+        Identity::new(u64::MAX, 0).err(),
         Some(ComposeError::DatacenterOutOfRange(u64::MAX))
     );
-    let clock = ManualClock::at(T);
     assert_eq!(
-        Generator::with_clock(0, 1 << 40, clock).err(),
+        Identity::new(0, 1 << 40).err(),
         Some(ComposeError::MachineOutOfRange(1 << 40))
     );
-    assert!(Generator::new(31, 31).is_ok());
+    assert!(Identity::new(31, 31).is_ok());
 }
 
 #[test]
 fn known_first_ids() {
-    let generator = Generator::with_clock(1, 1, ManualClock::at(1_288_834_975_657)).unwrap();
+    let generator =
+        Generator::new(Identity::new(1, 1).unwrap()).with_clock(ManualClock::at(1_288_834_975_657));
     assert_eq!(generator.next_id().as_u64(), 4_194_439_168);
     assert_eq!(generator.next_id().as_u64(), 4_194_439_169);
-    let generator = Generator::with_clock(11, 26, ManualClock::at(T)).unwrap();
+    let generator = Generator::new(Identity::new(11, 26).unwrap()).with_clock(ManualClock::at(T));
     assert_eq!(generator.next_id().as_u64(), 1_541_815_603_606_036_480);
 }
 
 #[test]
 fn new_millisecond_restarts_the_sequence() {
     let clock = ManualClock::at(T);
-    let generator = Generator::with_clock(1, 2, Arc::clone(&clock)).unwrap();
+    let generator = Generator::new(Identity::new(1, 2).unwrap()).with_clock(Arc::clone(&clock));
     for expected in 0..3 {
         assert_eq!(generator.next_id().sequence(), expected);
     }
@@ -144,7 +145,7 @@ fn new_millisecond_restarts_the_sequence() {
 fn system_clock_threads_share_one_generator() {
     const THREADS: usize = 2;
     const PER_THREAD: usize = 1_000_000;
-    let generator = Generator::new(7, 9).unwrap();
+    let generator = Generator::new(Identity::new(7, 9).unwrap());
     let before = wall_ms();
     let batches: Vec<Vec<Snowflake>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..THREADS)
@@ -203,7 +204,7 @@ fn system_clock_is_monotonic() {
 fn exhausted_sequence_waits_for_the_next_millisecond() {
     // Time moves one millisecond every 10,000 readings: the sequence runs out first.
     let clock = ScriptClock::new(|n| T + n / 10_000);
-    let generator = Generator::with_clock(1, 1, &clock).unwrap();
+    let generator = Generator::new(Identity::new(1, 1).unwrap()).with_clock(&clock);
     let ids: Vec<Snowflake> = (0..4096 * 3).map(|_| generator.next_id()).collect();
     assert_strictly_increasing(&ids);
     // Every millisecond used is full and starts at 0; none is ahead of the clock.
@@ -218,8 +219,8 @@ fn exhausted_sequence_waits_for_the_next_millisecond() {
 #[test]
 fn stopped_clock_is_an_error_not_a_hang() {
     let clock = ManualClock::at(T);
-    let generator = Generator::with_clock(1, 1, Arc::clone(&clock))
-        .unwrap()
+    let generator = Generator::new(Identity::new(1, 1).unwrap())
+        .with_clock(Arc::clone(&clock))
         .with_tolerance(Duration::from_millis(20));
     for _ in 0..4096 {
         generator.try_next_id().unwrap();
@@ -237,7 +238,7 @@ fn stopped_clock_is_an_error_not_a_hang() {
 #[test]
 fn small_step_back_keeps_the_last_millisecond() {
     let clock = ManualClock::at(T);
-    let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).unwrap();
+    let generator = Generator::new(Identity::new(1, 1).unwrap()).with_clock(Arc::clone(&clock));
     let first = generator.next_id();
     clock.set(T - 3);
     let second = generator.next_id();
@@ -252,7 +253,7 @@ fn small_step_back_keeps_the_last_millisecond() {
 fn small_step_back_with_a_full_millisecond_waits_for_the_clock() {
     // 4,096 readings at T, then the clock is 5 ms behind and walks forward 1 ms per 3 readings.
     let clock = ScriptClock::new(|n| if n < 4096 { T } else { T - 5 + (n - 4096) / 3 });
-    let generator = Generator::with_clock(1, 1, &clock).unwrap();
+    let generator = Generator::new(Identity::new(1, 1).unwrap()).with_clock(&clock);
     let ids: Vec<Snowflake> = (0..4097).map(|_| generator.next_id()).collect();
     assert_strictly_increasing(&ids);
     assert!(ids[..4096].iter().all(|id| id.timestamp_ms() == T));
@@ -264,7 +265,7 @@ fn small_step_back_with_a_full_millisecond_waits_for_the_clock() {
 #[test]
 fn try_next_id_now_never_waits() {
     let clock = ManualClock::at(T);
-    let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).unwrap();
+    let generator = Generator::new(Identity::new(1, 1).unwrap()).with_clock(Arc::clone(&clock));
     let mut ids = vec![Snowflake::MAX; 4096];
     for id in &mut ids {
         *id = generator.try_next_id_now().unwrap();
@@ -317,8 +318,8 @@ fn try_next_id_now_never_waits() {
 fn clock_jitter_back_and_forth() {
     // Forward 1 ms every 30 readings, but every 7th reading is up to 9 ms behind.
     let clock = ScriptClock::new(|n| T + n / 30 - if n % 7 == 0 { (n / 7) % 10 } else { 0 });
-    let generator = Generator::with_clock(2, 3, &clock)
-        .unwrap()
+    let generator = Generator::new(Identity::new(2, 3).unwrap())
+        .with_clock(&clock)
         .with_tolerance(Duration::from_millis(10));
     let mut ids = vec![Snowflake::MAX; 200_000];
     for id in &mut ids {
@@ -337,7 +338,7 @@ fn clock_jitter_back_and_forth() {
 #[test]
 fn far_step_back_is_an_error_at_once() {
     let clock = ScriptClock::new(|n| if (1..=4).contains(&n) { T - 5_000 } else { T });
-    let generator = Generator::with_clock(1, 1, &clock).unwrap();
+    let generator = Generator::new(Identity::new(1, 1).unwrap()).with_clock(&clock);
     let first = generator.next_id();
     assert_eq!(
         generator.try_next_id(),
@@ -362,8 +363,8 @@ fn far_step_back_is_an_error_at_once() {
 #[test]
 fn zero_tolerance_refuses_any_step_back() {
     let clock = ManualClock::at(T);
-    let generator = Generator::with_clock(1, 1, Arc::clone(&clock))
-        .unwrap()
+    let generator = Generator::new(Identity::new(1, 1).unwrap())
+        .with_clock(Arc::clone(&clock))
         .with_tolerance(Duration::ZERO);
     generator.next_id();
     clock.set(T - 1);
@@ -378,7 +379,8 @@ fn zero_tolerance_refuses_any_step_back() {
 
 #[test]
 fn clock_before_the_epoch() {
-    let generator = Generator::with_clock(1, 1, ManualClock::at(TWITTER_EPOCH_MS - 1)).unwrap();
+    let generator = Generator::new(Identity::new(1, 1).unwrap())
+        .with_clock(ManualClock::at(TWITTER_EPOCH_MS - 1));
     let err = generator.try_next_id().unwrap_err();
     assert_eq!(
         err,
@@ -390,15 +392,16 @@ fn clock_before_the_epoch() {
         err.to_string(),
         "the clock reads 1288834974656 ms, before the Twitter epoch (1288834974657 ms, 2010-11-04T01:42:54.657Z)"
     );
-    let generator = Generator::with_clock(1, 1, ManualClock::at(TWITTER_EPOCH_MS)).unwrap();
+    let generator =
+        Generator::new(Identity::new(1, 1).unwrap()).with_clock(ManualClock::at(TWITTER_EPOCH_MS));
     assert_eq!(generator.next_id().timestamp_ms(), TWITTER_EPOCH_MS);
 }
 
 #[test]
 fn the_last_millisecond_then_an_error_never_a_wrap() {
     let clock = ManualClock::at(MAX_TIMESTAMP_MS);
-    let generator = Generator::with_clock(31, 31, Arc::clone(&clock))
-        .unwrap()
+    let generator = Generator::new(Identity::new(31, 31).unwrap())
+        .with_clock(Arc::clone(&clock))
         .with_tolerance(Duration::from_millis(5));
     let mut ids = vec![Snowflake::MAX; 4096];
     generator.fill(&mut ids);
@@ -425,8 +428,8 @@ fn the_last_millisecond_then_an_error_never_a_wrap() {
 #[test]
 fn exhausting_the_last_millisecond_while_the_clock_stays() {
     let clock = ManualClock::at(MAX_TIMESTAMP_MS);
-    let generator = Generator::with_clock(0, 0, Arc::clone(&clock))
-        .unwrap()
+    let generator = Generator::new(Identity::new(0, 0).unwrap())
+        .with_clock(Arc::clone(&clock))
         .with_tolerance(Duration::from_millis(5));
     let mut ids = vec![Snowflake::MAX; 4096];
     generator.fill(&mut ids);
@@ -439,7 +442,7 @@ fn exhausting_the_last_millisecond_while_the_clock_stays() {
 #[test]
 fn fill_reserves_whole_milliseconds() {
     let clock = ScriptClock::new(|n| T + n);
-    let generator = Generator::with_clock(4, 5, &clock).unwrap();
+    let generator = Generator::new(Identity::new(4, 5).unwrap()).with_clock(&clock);
     let mut ids = vec![Snowflake::MAX; 10_000];
     generator.fill(&mut ids);
     assert_strictly_increasing(&ids);
@@ -454,14 +457,14 @@ fn fill_reserves_whole_milliseconds() {
 #[test]
 fn fill_of_nothing() {
     let clock = ScriptClock::new(|_| T);
-    let generator = Generator::with_clock(4, 5, &clock).unwrap();
+    let generator = Generator::new(Identity::new(4, 5).unwrap()).with_clock(&clock);
     generator.fill(&mut []);
     assert_eq!(clock.reads(), 0);
 }
 
 #[test]
 fn fill_continues_where_next_id_left_off() {
-    let generator = Generator::with_clock(1, 1, ManualClock::at(T)).unwrap();
+    let generator = Generator::new(Identity::new(1, 1).unwrap()).with_clock(ManualClock::at(T));
     let first = generator.next_id();
     let mut batch = [Snowflake::MAX; 10];
     generator.fill(&mut batch);
@@ -472,8 +475,8 @@ fn fill_continues_where_next_id_left_off() {
 #[test]
 fn fill_error_keeps_what_was_issued() {
     let clock = ManualClock::at(T);
-    let generator = Generator::with_clock(1, 1, Arc::clone(&clock))
-        .unwrap()
+    let generator = Generator::new(Identity::new(1, 1).unwrap())
+        .with_clock(Arc::clone(&clock))
         .with_tolerance(Duration::from_millis(2));
     let mut ids = vec![Snowflake::MAX; 5000];
     assert!(matches!(
@@ -486,7 +489,7 @@ fn fill_error_keeps_what_was_issued() {
 
 #[test]
 fn fill_and_next_id_interleaved_across_threads() {
-    let generator = Generator::new(3, 3).unwrap();
+    let generator = Generator::new(Identity::new(3, 3).unwrap());
     let batches: Vec<Vec<Snowflake>> = std::thread::scope(|scope| {
         let filler = scope.spawn(|| {
             let mut all = Vec::new();
@@ -526,14 +529,14 @@ fn error_messages() {
 #[test]
 #[should_panic(expected = "snowflake generator: the clock reads 0 ms, before the Twitter epoch")]
 fn next_id_panics_with_the_error() {
-    Generator::with_clock(1, 1, ManualClock::at(0))
-        .unwrap()
+    Generator::new(Identity::new(1, 1).unwrap())
+        .with_clock(ManualClock::at(0))
         .next_id();
 }
 
 #[test]
 fn debug_shows_the_identity() {
-    let generator = Generator::new(11, 26).unwrap();
+    let generator = Generator::new(Identity::new(11, 26).unwrap());
     assert_eq!(
         format!("{generator:?}"),
         "Generator { identity: Identity { datacenter: 11, machine: 26 }, tolerance_ms: 1000, clock: SystemClock, .. }"
@@ -543,7 +546,7 @@ fn debug_shows_the_identity() {
 #[test]
 fn the_ceiling_is_the_last_millisecond_issued() {
     let clock = ManualClock::at(T);
-    let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).unwrap();
+    let generator = Generator::new(Identity::new(1, 1).unwrap()).with_clock(Arc::clone(&clock));
     generator.set_ceiling(Some(T));
     let mut ids = vec![Snowflake::MAX; 4096];
     generator.try_fill(&mut ids).unwrap();
@@ -571,7 +574,7 @@ fn the_ceiling_is_the_last_millisecond_issued() {
 
 #[test]
 fn a_ceiling_below_the_epoch_refuses_everything() {
-    let generator = Generator::with_clock(1, 1, ManualClock::at(T)).unwrap();
+    let generator = Generator::new(Identity::new(1, 1).unwrap()).with_clock(ManualClock::at(T));
     generator.set_ceiling(Some(0));
     assert!(matches!(
         generator.try_next_id(),
@@ -585,7 +588,7 @@ fn a_ceiling_below_the_epoch_refuses_everything() {
 #[test]
 fn nothing_is_issued_after_halt_returns() {
     use std::sync::atomic::AtomicBool;
-    let generator = Generator::new(1, 1).unwrap();
+    let generator = Generator::new(Identity::new(1, 1).unwrap());
     let halted = AtomicBool::new(false);
     let late = AtomicU64::new(0);
     let issued = AtomicU64::new(0);
@@ -636,8 +639,8 @@ fn ceiling_and_halt_messages() {
 #[test]
 fn the_floor_keeps_ids_above_a_high_water_mark() {
     let clock = ManualClock::at(T);
-    let generator = Generator::with_clock(1, 1, Arc::clone(&clock))
-        .unwrap()
+    let generator = Generator::new(Identity::new(1, 1).unwrap())
+        .with_clock(Arc::clone(&clock))
         .with_tolerance(Duration::from_millis(5));
     generator.raise_floor(T - 100);
     assert_eq!(generator.try_next_id().unwrap().timestamp_ms(), T);
@@ -668,7 +671,7 @@ fn the_floor_keeps_ids_above_a_high_water_mark() {
 #[test]
 fn a_lower_floor_never_rewinds_the_generator() {
     let clock = ManualClock::at(T);
-    let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).unwrap();
+    let generator = Generator::new(Identity::new(1, 1).unwrap()).with_clock(Arc::clone(&clock));
     let a = generator.next_id();
     generator.raise_floor(T - 5);
     let b = generator.next_id();
@@ -685,7 +688,7 @@ fn a_lower_floor_never_rewinds_the_generator() {
 #[test]
 fn a_floor_at_the_end_of_time_is_clamped_to_it() {
     let clock = ManualClock::at(T);
-    let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).unwrap();
+    let generator = Generator::new(Identity::new(1, 1).unwrap()).with_clock(Arc::clone(&clock));
     generator.raise_floor(u64::MAX);
     // The floor is the millisecond after the last one: every ID is refused, and the
     // distance names the last one exactly.
@@ -696,17 +699,18 @@ fn a_floor_at_the_end_of_time_is_clamped_to_it() {
             tolerance_ms: 1000
         })
     );
-    let last = Generator::with_clock(1, 1, ManualClock::at(MAX_TIMESTAMP_MS)).unwrap();
+    let last =
+        Generator::new(Identity::new(1, 1).unwrap()).with_clock(ManualClock::at(MAX_TIMESTAMP_MS));
     last.raise_floor(MAX_TIMESTAMP_MS - 1);
     assert_eq!(last.next_id().timestamp_ms(), MAX_TIMESTAMP_MS);
 }
 
 #[test]
 fn a_tolerance_past_u64_ms_is_clamped_not_truncated() {
-    let generator = Generator::new(1, 1).unwrap();
+    let generator = Generator::new(Identity::new(1, 1).unwrap());
     let max = Duration::from_millis(u64::MAX);
     assert_eq!(generator.with_tolerance(Duration::MAX).tolerance(), max);
-    let generator = Generator::new(1, 1).unwrap();
+    let generator = Generator::new(Identity::new(1, 1).unwrap());
     let just_past = max + Duration::from_millis(1);
     assert_eq!(generator.with_tolerance(just_past).tolerance(), max);
 }
@@ -715,8 +719,8 @@ fn a_tolerance_past_u64_ms_is_clamped_not_truncated() {
 fn a_later_reading_by_another_thread_is_no_step_back() {
     // The first ID is at T + 1; the next call reads T, behind it, then reads again.
     let clock = ScriptClock::new(|n| if n == 1 { T } else { T + 1 });
-    let generator = Generator::with_clock(1, 1, &clock)
-        .unwrap()
+    let generator = Generator::new(Identity::new(1, 1).unwrap())
+        .with_clock(&clock)
         .with_tolerance(Duration::ZERO);
     let a = generator.try_next_id().unwrap();
     let b = generator.try_next_id().unwrap();
@@ -727,8 +731,8 @@ fn a_later_reading_by_another_thread_is_no_step_back() {
 #[test]
 fn a_step_back_of_exactly_the_tolerance_is_waited_out() {
     let clock = ManualClock::at(T);
-    let generator = Generator::with_clock(1, 1, Arc::clone(&clock))
-        .unwrap()
+    let generator = Generator::new(Identity::new(1, 1).unwrap())
+        .with_clock(Arc::clone(&clock))
         .with_tolerance(Duration::from_millis(5));
     generator.next_id();
     clock.set(T - 5);
@@ -747,8 +751,8 @@ fn a_step_back_of_exactly_the_tolerance_is_waited_out() {
 #[test]
 fn try_fill_on_a_stopped_clock_never_stamps_ahead_of_it() {
     let clock = ManualClock::at(T);
-    let generator = Generator::with_clock(1, 1, Arc::clone(&clock))
-        .unwrap()
+    let generator = Generator::new(Identity::new(1, 1).unwrap())
+        .with_clock(Arc::clone(&clock))
         .with_tolerance(Duration::from_millis(10));
     let unset = Snowflake::try_from(0_u64).unwrap();
     let mut ids = vec![unset; 2 * 4096];
@@ -763,7 +767,7 @@ fn try_fill_on_a_stopped_clock_never_stamps_ahead_of_it() {
 
 #[test]
 fn a_generator_says_its_identity() {
-    let generator = Generator::new(11, 26).unwrap();
+    let generator = Generator::new(Identity::new(11, 26).unwrap());
     assert_eq!((generator.datacenter(), generator.machine()), (11, 26));
     assert_eq!(
         generator.identity(),
@@ -774,22 +778,22 @@ fn a_generator_says_its_identity() {
 #[test]
 fn a_wait_is_a_stalled_clock_only_past_its_budget_and_before_its_millisecond() {
     let clock = ManualClock::at(T);
-    let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).unwrap();
+    let generator = Generator::new(Identity::new(1, 1).unwrap()).with_clock(Arc::clone(&clock));
     let ms = Duration::from_millis;
     // Waiting from T - 10 for T + 10: 20 ms expected, plus the 1 s tolerance.
-    assert_eq!(generator.check_wait(T - 10, T + 10, ms(1020)), Ok(()));
+    assert_eq!(check_wait(&generator, T - 10, T + 10, ms(1020)), Ok(()));
     assert_eq!(
-        generator.check_wait(T - 10, T + 10, ms(1021)),
+        check_wait(&generator, T - 10, T + 10, ms(1021)),
         Err(GenerateError::ClockStalled { waited_ms: 1021 })
     );
     // The clock reached the millisecond: never stalled, however long the wait.
-    assert_eq!(generator.check_wait(T - 10, T, ms(60_000)), Ok(()));
+    assert_eq!(check_wait(&generator, T - 10, T, ms(60_000)), Ok(()));
     clock.set(T + 10);
-    assert_eq!(generator.check_wait(T - 10, T + 10, ms(60_000)), Ok(()));
+    assert_eq!(check_wait(&generator, T - 10, T + 10, ms(60_000)), Ok(()));
     // A clock that cannot be an ID's says so first.
     clock.set(TWITTER_EPOCH_MS - 1);
     assert_eq!(
-        generator.check_wait(T - 10, T + 10, ms(0)),
+        check_wait(&generator, T - 10, T + 10, ms(0)),
         Err(GenerateError::ClockBeforeEpoch {
             now_ms: TWITTER_EPOCH_MS - 1
         })
@@ -808,7 +812,8 @@ fn try_fill_now_takes_what_is_left_then_would_wait() {
     }
     const T: u64 = 1_656_432_460_105;
     let now = Arc::new(AtomicU64::new(T));
-    let generator = Generator::with_clock(1, 1, Fixed(Arc::clone(&now))).unwrap();
+    let generator =
+        Generator::new(Identity::new(1, 1).unwrap()).with_clock(Fixed(Arc::clone(&now)));
     let mut ids = vec![Snowflake::MAX; 5000];
     assert_eq!(generator.try_fill_now(&mut ids[..96]), Ok(96));
     // 4,000 left in this millisecond: all of them, and nothing past them.
@@ -834,8 +839,8 @@ mod on_tokios_timer {
     use super::*;
 
     fn used_up(clock: &Arc<ManualClock>, tolerance_ms: u64) -> Generator<Arc<ManualClock>> {
-        let generator = Generator::with_clock(1, 1, Arc::clone(clock))
-            .unwrap()
+        let generator = Generator::new(Identity::new(1, 1).unwrap())
+            .with_clock(Arc::clone(clock))
             .with_tolerance(Duration::from_millis(tolerance_ms));
         let mut ids = vec![Snowflake::MIN; 4096];
         generator.try_fill(&mut ids).unwrap();
@@ -896,7 +901,7 @@ mod on_tokios_timer {
     #[tokio::test(flavor = "current_thread")]
     async fn fill_async_spans_milliseconds_as_the_clock_moves() {
         let clock = ManualClock::at(T);
-        let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).unwrap();
+        let generator = Generator::new(Identity::new(1, 1).unwrap()).with_clock(Arc::clone(&clock));
         let mover = {
             let clock = Arc::clone(&clock);
             tokio::spawn(async move {
@@ -918,8 +923,8 @@ mod on_tokios_timer {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn many_tasks_share_one_generator_on_the_system_clock() {
-        static IDS: Generator = match Generator::new(1, 1) {
-            Ok(generator) => generator,
+        static IDS: Generator = match Identity::new(1, 1) {
+            Ok(identity) => Generator::new(identity),
             Err(_) => panic!("in range"),
         };
         let tasks: Vec<_> = (0..16)
@@ -941,4 +946,27 @@ mod on_tokios_timer {
         }
         assert_unique(&batches);
     }
+}
+
+/// The rule a caller waiting on a timer asks (the server's queue), as its doc example had it.
+#[test]
+fn check_wait_says_stalled_only_past_the_expected_wait_and_the_tolerance() {
+    let generator = Generator::new(Identity::new(1, 1).unwrap());
+    let now = generator.clock().now_ms();
+    // The clock reached the millisecond: never stalled, however long the wait.
+    assert_eq!(
+        check_wait(&generator, now - 5, now, Duration::from_secs(60)),
+        Ok(())
+    );
+    // Waiting for an hour from now, a wait expected to take 10 ms: past those and the
+    // 1 s tolerance, the clock has stalled.
+    let until = now + 3_600_000;
+    assert_eq!(
+        check_wait(&generator, until - 10, until, Duration::from_millis(1011)),
+        Err(GenerateError::ClockStalled { waited_ms: 1011 }),
+    );
+    assert_eq!(
+        check_wait(&generator, until - 10, until, Duration::from_millis(1010)),
+        Ok(())
+    );
 }

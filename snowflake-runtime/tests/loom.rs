@@ -5,7 +5,7 @@
 use loom::sync::Arc;
 use loom::sync::atomic::{AtomicU64, Ordering};
 use snowflake_runtime::fence::Fence;
-use snowflake_runtime::{Clock, Generator, Snowflake};
+use snowflake_runtime::{Clock, Generator, Identity, Snowflake};
 
 const T: u64 = 1_656_432_460_105;
 
@@ -32,8 +32,9 @@ fn check(per_thread: &[Vec<Snowflake>]) {
 #[test]
 fn two_threads_two_ids_each() {
     loom::model(|| {
-        let generator =
-            Arc::new(Generator::with_clock(1, 1, ModelClock(AtomicU64::new(T))).unwrap());
+        let generator = Arc::new(
+            Generator::new(Identity::new(1, 1).unwrap()).with_clock(ModelClock(AtomicU64::new(T))),
+        );
         let other = {
             let generator = Arc::clone(&generator);
             loom::thread::spawn(move || vec![generator.next_id(), generator.next_id()])
@@ -46,8 +47,9 @@ fn two_threads_two_ids_each() {
 #[test]
 fn ids_and_a_batch_while_the_clock_moves() {
     loom::model(|| {
-        let generator =
-            Arc::new(Generator::with_clock(2, 3, ModelClock(AtomicU64::new(T))).unwrap());
+        let generator = Arc::new(
+            Generator::new(Identity::new(2, 3).unwrap()).with_clock(ModelClock(AtomicU64::new(T))),
+        );
         let ticker = {
             let generator = Arc::clone(&generator);
             loom::thread::spawn(move || generator.clock().0.store(T + 1, Ordering::Relaxed))
@@ -76,8 +78,9 @@ fn ids_and_a_batch_while_the_clock_moves() {
 #[test]
 fn nothing_is_issued_after_a_halt_that_was_seen() {
     loom::model(|| {
-        let generator =
-            Arc::new(Generator::with_clock(1, 1, ModelClock(AtomicU64::new(T))).unwrap());
+        let generator = Arc::new(
+            Generator::new(Identity::new(1, 1).unwrap()).with_clock(ModelClock(AtomicU64::new(T))),
+        );
         let halted = Arc::new(loom::sync::atomic::AtomicBool::new(false));
         let issuer = {
             let (generator, halted) = (Arc::clone(&generator), Arc::clone(&halted));
@@ -110,8 +113,9 @@ fn nothing_is_issued_after_a_halt_that_was_seen() {
 #[test]
 fn a_resume_brings_the_ceiling_set_before_it() {
     loom::model(|| {
-        let generator =
-            Arc::new(Generator::with_clock(1, 1, ModelClock(AtomicU64::new(T))).unwrap());
+        let generator = Arc::new(
+            Generator::new(Identity::new(1, 1).unwrap()).with_clock(ModelClock(AtomicU64::new(T))),
+        );
         // Lost: halted, its ceiling behind the clock.
         generator.set_ceiling(Some(T - 1));
         generator.halt();

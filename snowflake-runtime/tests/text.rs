@@ -2,10 +2,12 @@
 //! view, and identities: the rules the macro, the command and the server share.
 
 use proptest::prelude::*;
-use snowflake_runtime::input::{NumberError, parse_decimal};
+use snowflake_runtime::__private::parse_decimal;
+use snowflake_runtime::input::NumberError;
+use snowflake_runtime::layout::Segment;
 use snowflake_runtime::{
-    ComposeError, Field, Identity, MAX_TIMESTAMP_MS, ParseFieldError, Rfc3339Error, Segment,
-    Snowflake, TWITTER_EPOCH_MS,
+    ComposeError, Field, Identity, MAX_TIMESTAMP_MS, ParseFieldError, Rfc3339Error, Snowflake,
+    TWITTER_EPOCH_MS,
 };
 
 fn number(field: Field, error: NumberError) -> ParseFieldError {
@@ -14,8 +16,9 @@ fn number(field: Field, error: NumberError) -> ParseFieldError {
 
 #[test]
 fn decimal_text() {
-    let cases: [(&str, Result<u64, NumberError>); 14] = [
+    let cases: [(&str, Result<u64, NumberError>); 16] = [
         ("0", Ok(0)),
+        ("4096", Ok(4096)),
         ("007", Ok(7)),
         ("18446744073709551615", Ok(u64::MAX)),
         ("18446744073709551616", Err(NumberError::TooLarge)),
@@ -28,6 +31,7 @@ fn decimal_text() {
         (".5", Err(NumberError::NotDigits)),
         ("-", Err(NumberError::NotDigits)),
         ("0x1F", Err(NumberError::NotDigits)),
+        ("1e3", Err(NumberError::NotDigits)),
         (" 1", Err(NumberError::NotDigits)),
     ];
     for (text, expected) in cases {

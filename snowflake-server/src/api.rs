@@ -11,7 +11,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderValue, Method, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use snowflake_kit::input::parse_decimal;
+use snowflake_kit::__private::parse_decimal;
 use snowflake_kit::{Field, Snowflake};
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ArrayBuilder, Schema};
@@ -48,7 +48,7 @@ pub(crate) struct IdJson {
     segments: [SegmentJson; 5],
 }
 
-/// One of the five segments of an ID: the runtime's [`snowflake_kit::SegmentValue`].
+/// One of the five segments of an ID: the runtime's [`snowflake_kit::layout::SegmentValue`].
 #[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct SegmentJson {
     #[schema(value_type = String)]

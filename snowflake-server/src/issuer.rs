@@ -209,7 +209,7 @@ impl Source for Generator {
         until_ms: u64,
         waited: Duration,
     ) -> Result<(), GenerateError> {
-        Generator::check_wait(self, from_ms, until_ms, waited)
+        snowflake_kit::__private::check_wait(self, from_ms, until_ms, waited)
     }
 }
 
@@ -228,7 +228,7 @@ impl Source for LeasedGenerator {
         until_ms: u64,
         waited: Duration,
     ) -> Result<(), GenerateError> {
-        LeasedGenerator::check_wait(self, from_ms, until_ms, waited)
+        snowflake_lease::__private::check_wait(self, from_ms, until_ms, waited)
     }
 }
 
@@ -466,7 +466,8 @@ mod tests {
     /// A generator whose millisecond `T` is used up, on a clock standing at `T`.
     fn used_up() -> (Arc<ManualClock>, Generator<Arc<ManualClock>>) {
         let clock = Arc::new(ManualClock(AtomicU64::new(T)));
-        let generator = Generator::with_clock(1, 1, Arc::clone(&clock)).expect("valid identity");
+        let generator = Generator::new(Identity::new(1, 1).expect("valid identity"))
+            .with_clock(Arc::clone(&clock));
         let mut ids = vec![Snowflake::MAX; 4096];
         generator.try_fill(&mut ids).expect("4,096 IDs at T");
         assert!(ids.iter().all(|id| id.timestamp_ms() == T));
@@ -481,7 +482,9 @@ mod tests {
         let id = queue
             .issue_one(
                 || generator.try_next_id_now(),
-                |from, until, waited| generator.check_wait(from, until, waited),
+                |from, until, waited| {
+                    snowflake_kit::__private::check_wait(generator, from, until, waited)
+                },
                 generator.clock(),
             )
             .await?;
@@ -498,7 +501,9 @@ mod tests {
             queue,
             out,
             |rest| generator.try_fill_now(rest),
-            |from, until, waited| generator.check_wait(from, until, waited),
+            |from, until, waited| {
+                snowflake_kit::__private::check_wait(generator, from, until, waited)
+            },
             generator.clock(),
         )
         .await
@@ -608,7 +613,7 @@ mod fairness {
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn one_id_goes_ahead_of_requests_for_whole_milliseconds() {
         let clock = PausedClock(tokio::time::Instant::now());
-        let generator = Arc::new(Generator::with_clock(1, 1, clock).unwrap());
+        let generator = Arc::new(Generator::new(Identity::new(1, 1).unwrap()).with_clock(clock));
         let queue = Arc::new(Queue::default());
         let filled = Arc::new(AtomicUsize::new(0));
         let stop = Arc::new(AtomicBool::new(false));
@@ -697,7 +702,8 @@ mod fairness {
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn a_stream_of_single_ids_does_not_starve_the_batches() {
         let clock = PausedClock(tokio::time::Instant::now());
-        let singles_issued = stream(Generator::with_clock(1, 1, clock).unwrap()).await;
+        let singles_issued =
+            stream(Generator::new(Identity::new(1, 1).unwrap()).with_clock(clock)).await;
         // They wait for a millisecond each time a batch has taken the last: some dozens.
         assert!(singles_issued > 20, "{singles_issued} single IDs");
         // The singles waiting when a batch begins to take go first, a few dozen a
@@ -718,7 +724,7 @@ mod fairness {
     /// the batches have the most.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_stream_of_single_ids_on_two_threads_lets_the_batches_finish() {
-        let singles_issued = stream(Generator::new(1, 1).unwrap()).await;
+        let singles_issued = stream(Generator::new(Identity::new(1, 1).unwrap())).await;
         assert!(singles_issued > 20, "{singles_issued} single IDs");
         let batch_ids: u64 = 50 * 4096;
         assert!(

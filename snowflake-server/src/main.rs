@@ -51,7 +51,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::routing::get;
 use clap::Parser;
-use snowflake_kit::input::parse_decimal;
+use snowflake_kit::__private::parse_decimal;
 use snowflake_kit::{Field, Identity};
 use snowflake_lease::{
     EtcdConfig, EtcdStore, LeaseError, LeaseOptions, LeasedGenerator, PgConfig, PgStore, StoreKind,
@@ -588,10 +588,7 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
     // pass the high-water mark, and a second.
     let (issuer, lease) = match plan {
         Plan::None => (Issuer::None, None),
-        Plan::Fixed(identity) => (
-            Issuer::Fixed(snowflake_kit::Generator::for_identity(identity)),
-            None,
-        ),
+        Plan::Fixed(identity) => (Issuer::Fixed(snowflake_kit::Generator::new(identity)), None),
         Plan::Leased { store, options } => (
             Issuer::Leased(Lease::claiming(options.choice, store.kind())),
             Some((store, options)),

@@ -6,7 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use snowflake_kit::{Field, MAX_TIMESTAMP_RFC3339, Snowflake, TWITTER_EPOCH_RFC3339};
+use snowflake_kit::layout::{MAX_TIMESTAMP_RFC3339, TWITTER_EPOCH_RFC3339};
+use snowflake_kit::{Field, Snowflake};
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{
     KnownFormat, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat, Type,

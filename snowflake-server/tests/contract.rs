@@ -6,10 +6,8 @@ mod support;
 use std::process::Command;
 
 use serde_json::Value;
-use snowflake_kit::{
-    Field, MAX_SEQUENCE, MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339, Snowflake, TWITTER_EPOCH_MS,
-    TWITTER_EPOCH_RFC3339,
-};
+use snowflake_kit::layout::{MAX_TIMESTAMP_RFC3339, TWITTER_EPOCH_RFC3339};
+use snowflake_kit::{Field, MAX_SEQUENCE, MAX_TIMESTAMP_MS, Snowflake, TWITTER_EPOCH_MS};
 use support::Server;
 
 /// The description is OpenAPI 3, and names every route the server answers.

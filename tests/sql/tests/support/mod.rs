@@ -5,7 +5,9 @@ pub(crate) mod pg;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use snowflake_kit::{Clock, Generator, MAX_TIMESTAMP_MS, Snowflake, TWITTER_EPOCH_MS, compose};
+use snowflake_kit::{
+    Clock, Generator, Identity, MAX_TIMESTAMP_MS, Snowflake, TWITTER_EPOCH_MS, compose,
+};
 
 /// 2022-06-28T16:07:40.105Z, the time of the tweet below.
 const T: u64 = 1_656_432_460_105;
@@ -50,7 +52,8 @@ impl Clock for Stepping {
 }
 
 pub(crate) fn time_range() -> TimeRange {
-    let generator = Generator::with_clock(1, 1, Stepping(AtomicU64::new(0))).unwrap();
+    let generator =
+        Generator::new(Identity::new(1, 1).unwrap()).with_clock(Stepping(AtomicU64::new(0)));
     let (t0, t1) = (T + 250, T + 749);
     let mut ids: Vec<Snowflake> = (0..100_000 - 4).map(|_| generator.next_id()).collect();
     // The tightest neighbours of the bounds: the bounds themselves, and the IDs just

@@ -1,0 +1,49 @@
+//! The bit layout field by field: each field's width and position, the timestamp's span,
+//! and the five [segments](Segment) as data. The layout is drawn on
+//! [`Snowflake`](crate::Snowflake#the-bit-layout); the epoch and each field's largest
+//! value are at the crate's root ([`TWITTER_EPOCH_MS`](crate::TWITTER_EPOCH_MS),
+//! [`MAX_TIMESTAMP_MS`](crate::MAX_TIMESTAMP_MS), [`MAX_DATACENTER`](crate::MAX_DATACENTER),
+//! [`MAX_MACHINE`](crate::MAX_MACHINE), [`MAX_SEQUENCE`](crate::MAX_SEQUENCE)). Nothing
+//! else in this workspace retypes these numbers.
+//!
+//! ```
+//! use snowflake_kit::compose;
+//! use snowflake_kit::layout::{Segment, MACHINE_BITS, MACHINE_SHIFT};
+//!
+//! let id = compose(1_288_834_975_657, 1, 26, 0)?;
+//! assert_eq!((id.as_u64() >> MACHINE_SHIFT) & ((1 << MACHINE_BITS) - 1), 26);
+//! assert_eq!(Segment::Machine.value(id), 26);
+//! # Ok::<(), snowflake_kit::ComposeError>(())
+//! ```
+
+pub use crate::segment::{Segment, SegmentValue};
+
+/// Width of the timestamp field: 41 bits of milliseconds, about 69.7 years.
+///
+/// ```
+/// # use snowflake_kit::layout::*;
+/// assert_eq!(1 + TIMESTAMP_BITS + DATACENTER_BITS + MACHINE_BITS + SEQUENCE_BITS, 64);
+/// ```
+pub const TIMESTAMP_BITS: u32 = 41;
+/// Width of the datacenter field: 5 bits.
+pub const DATACENTER_BITS: u32 = 5;
+/// Width of the machine field: 5 bits.
+pub const MACHINE_BITS: u32 = 5;
+/// Width of the sequence field: 12 bits.
+pub const SEQUENCE_BITS: u32 = 12;
+
+/// Position of the sequence field's lowest bit.
+pub const SEQUENCE_SHIFT: u32 = 0;
+/// Position of the machine field's lowest bit.
+pub const MACHINE_SHIFT: u32 = SEQUENCE_SHIFT + SEQUENCE_BITS;
+/// Position of the datacenter field's lowest bit.
+pub const DATACENTER_SHIFT: u32 = MACHINE_SHIFT + MACHINE_BITS;
+/// Position of the timestamp field's lowest bit.
+pub const TIMESTAMP_SHIFT: u32 = DATACENTER_SHIFT + DATACENTER_BITS;
+
+/// Largest timestamp field: milliseconds since the epoch, `2^41 - 1`.
+pub const MAX_TIMESTAMP_DELTA: u64 = (1 << TIMESTAMP_BITS) - 1;
+/// RFC 3339 form of [`TWITTER_EPOCH_MS`](crate::TWITTER_EPOCH_MS), for messages.
+pub const TWITTER_EPOCH_RFC3339: &str = "2010-11-04T01:42:54.657Z";
+/// RFC 3339 form of [`MAX_TIMESTAMP_MS`](crate::MAX_TIMESTAMP_MS), for messages.
+pub const MAX_TIMESTAMP_RFC3339: &str = "2080-07-10T17:30:30.208Z";
