@@ -20,7 +20,7 @@ use utoipa::{PartialSchema, ToSchema};
 use crate::AppState;
 use crate::error::ApiError;
 use crate::error::Body;
-use crate::form::{compose_form, decode_text};
+use crate::form::{Spaces, compose_form, decode_text};
 use crate::issuer::IdentityJson;
 use crate::query::Params;
 use crate::schema::{self, DcQuery, IdPath, MachineQuery, SeqQuery, TsQuery};
@@ -138,7 +138,7 @@ impl ToSchema for CountQuery {}
     )
 )]
 pub(crate) async fn compose(Params(params): Params) -> Result<Json<IdJson>, ApiError> {
-    let id = compose_form(&params).map_err(ApiError::BadRequest)?;
+    let id = compose_form(&params, Spaces::Kept).map_err(ApiError::BadRequest)?;
     Ok(Json(id.into()))
 }
 
@@ -161,7 +161,7 @@ pub(crate) async fn decode(
             "the ID in the path is not valid UTF-8: a snowflake id is decimal digits",
         ));
     };
-    Ok(Json(decode_text(&text)?.into()))
+    Ok(Json(decode_text(&text, Spaces::Kept)?.into()))
 }
 
 /// IDs are issued once: never cached, and not issued for a `HEAD`, whose body is thrown away.
@@ -220,7 +220,7 @@ fn count(params: &HashMap<String, String>) -> Result<u64, ApiError> {
         return Ok(1);
     };
     let range = format!("1..={MAX_COUNT}");
-    match parse_decimal(text.trim()) {
+    match parse_decimal(text) {
         Ok(count @ 1..=MAX_COUNT) => Ok(count),
         Ok(count) => Err(ApiError::field(
             "count",

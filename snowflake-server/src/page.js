@@ -68,7 +68,9 @@
   const composing = asker(Array.from(compose.elements, (e) => e.name).filter(Boolean));
   const decoding = asker(["id"]);
   compose.addEventListener("input", () => {
-    const params = new URLSearchParams(new FormData(compose));
+    // Spaces around a value dropped, as the page's form without JavaScript drops them:
+    // the API reads its fields exactly as its contract describes them.
+    const params = new URLSearchParams(Array.from(new FormData(compose), ([k, v]) => [k, v.trim()]));
     history.replaceState(null, "", "?" + params);
     composing.ask("/v1/compose?" + params);
   });

@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use snowflake_kit::{Field, Snowflake};
 
 use crate::error::FieldError;
-use crate::form::{compose_form, decode_text};
+use crate::form::{Spaces, compose_form, decode_text};
 
 /// HTML-escapes `text`, for values echoed into the page.
 fn escape(text: &str) -> String {
@@ -104,7 +104,9 @@ pub(crate) async fn page(Query(params): Query<HashMap<String, String>>) -> impl 
 }
 
 fn render(params: &HashMap<String, String>) -> String {
-    let decoded = params.get("id").map(|text| decode_text(text));
+    let decoded = params
+        .get("id")
+        .map(|text| decode_text(text, Spaces::Trimmed));
     // The compose form's fields: as typed; from a decoded ID its parts, so that the
     // fields say what the result shows; or, when the query has none of them (a first
     // visit, a decode that failed), an ID of now for datacenter 1, machine 1.
@@ -125,7 +127,7 @@ fn render(params: &HashMap<String, String>) -> String {
     }
     let (shown, errors) = match &decoded {
         Some(Ok(id)) => (Some(*id), Vec::new()),
-        _ => match compose_form(&form) {
+        _ => match compose_form(&form, Spaces::Trimmed) {
             Ok(id) => (Some(id), Vec::new()),
             Err(errors) => (None, errors),
         },
