@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The public API of every publishable crate with a library, item by item, as committed in
+# docs/api/CRATE.txt: cargo-public-api (pinned, from crates.io) lists what rustdoc's JSON
+# says a user can name, with every feature on. A change of API shows as a change of these
+# files in review; CI fails when they are stale.
+#   bash scripts/public-api.sh           write docs/api/*.txt anew (after an API change)
+#   bash scripts/public-api.sh --check   compare with the committed files; fail on a difference
+# Blanket impls are left out (`-s`: they follow from the rest); auto traits (Send, Sync,
+# Unpin) stay in, since losing one breaks users. Items hidden from the docs (`__private`)
+# are not API and are not listed. rustdoc's JSON is unstable: RUSTC_BOOTSTRAP=1 lets the
+# stable toolchain write it, in the format cargo-public-api $version reads.
+# The `snowflake` command and `snowflake-server` have no library: nothing to list.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version=0.52.0
+crates=(snowflake-kit snowflake-runtime snowflake-macros snowflake-lease)
+
+if ! cargo public-api --version 2>/dev/null | grep -q " $version$"; then
+    echo "installing cargo-public-api $version"
+    cargo install --locked --quiet cargo-public-api --version "$version"
+fi
+
+out=docs/api
+if [ "${1:-}" = --check ]; then
+    out=$(mktemp -d)
+    trap 'rm -rf "$out"' EXIT
+fi
+for crate in "${crates[@]}"; do
+    RUSTC_BOOTSTRAP=1 cargo public-api --package "$crate" --all-features --simplified \
+        --color never 2>/dev/null >"$out/$crate.txt" ||
+        { echo "cargo public-api failed for $crate:" >&2
+          RUSTC_BOOTSTRAP=1 cargo public-api --package "$crate" --all-features -s >/dev/null; exit 1; }
+done
+
+if [ "${1:-}" = --check ]; then
+    if ! diff -ru docs/api "$out"; then
+        echo "The public API differs from docs/api/ (above: - committed, + the code's)." >&2
+        echo "If the change is meant, run \`bash scripts/public-api.sh\` and commit docs/api/." >&2
+        exit 1
+    fi
+    echo "public API: ${crates[*]} as committed in docs/api/"
+fi
