@@ -19,6 +19,14 @@ pub enum LeaseError {
         /// What is wrong with it.
         reason: String,
     },
+    /// The CA certificate given for TLS cannot be used: no certificate in it, or one that
+    /// cannot be read.
+    InvalidCa {
+        /// Which store.
+        store: StoreKind,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The key prefix is not of the form `/a/b`.
     InvalidPrefix(String),
     /// An option is out of its range.
@@ -124,6 +132,9 @@ impl fmt::Display for LeaseError {
                 endpoint,
                 reason,
             } => write!(f, "invalid PostgreSQL URL {endpoint:?}: {reason}"),
+            LeaseError::InvalidCa { store, reason } => {
+                write!(f, "TLS to {store}: the CA: {reason}")
+            }
             LeaseError::InvalidPrefix(prefix) => write!(
                 f,
                 "invalid key prefix {prefix:?}: expected `/` and segments without a trailing `/`, such as /snowflake-kit/v1/default"

@@ -19,8 +19,25 @@ pub(crate) fn hwm_key(prefix: &str, identity: Identity) -> String {
 }
 
 /// A lease of the store, by its id.
+///
+/// ```
+/// let lease = snowflake_lease::LeaseId::new(7_587_862_155_183_436_048);
+/// assert_eq!(lease.get(), 7_587_862_155_183_436_048);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct LeaseId(pub i64);
+pub struct LeaseId(pub(crate) i64);
+
+impl LeaseId {
+    /// The lease with this id, as the store numbers its leases.
+    pub const fn new(id: i64) -> LeaseId {
+        LeaseId(id)
+    }
+
+    /// The id, as the store numbers its leases.
+    pub const fn get(self) -> i64 {
+        self.0
+    }
+}
 
 /// The answer to [`Store::claim`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,9 +84,28 @@ pub enum Reservation {
     },
 }
 
-/// A store's failure to answer: the network, a timeout, a malformed reply.
+/// A store's failure to answer: the network, a timeout, a malformed reply. The holder only
+/// retries, reports and counts it; the message says what happened.
+///
+/// ```
+/// let e = snowflake_lease::StoreError::new("etcd keep-alive: connection reset");
+/// assert_eq!(e.message(), "etcd keep-alive: connection reset");
+/// assert_eq!(e.to_string(), "etcd keep-alive: connection reset");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoreError(pub String);
+pub struct StoreError(pub(crate) String);
+
+impl StoreError {
+    /// A failure, in words that say what happened.
+    pub fn new(message: impl Into<String>) -> StoreError {
+        StoreError(message.into())
+    }
+
+    /// What happened.
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+}
 
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -709,6 +709,11 @@ async fn bad_passwords_and_certificates_are_clear_errors_and_tls_works() {
     .await
     .unwrap_err();
     assert!(e.to_string().contains("the CA: no certificate"), "{e}");
+    // A kind of its own, which the server turns into a bad --postgres-ca: no text matched.
+    assert!(
+        matches!(e, LeaseError::InvalidCa { store: StoreKind::Postgres, .. }),
+        "{e:?}"
+    );
 }
 
 /// Nobody listening, and a listener that never answers: each an error within the connect

@@ -349,12 +349,10 @@ fn postgres_access(args: &Args, url: &str) -> Result<PgConfig, Usage> {
         )));
     }
     config.check().map_err(|e| match e {
-        LeaseError::InvalidEndpoint { reason, .. } if reason.starts_with("the CA") => {
-            Usage(format!(
-                "--postgres-ca {:?}: {reason}",
-                args.postgres_ca.as_deref().unwrap_or("")
-            ))
-        }
+        LeaseError::InvalidCa { reason, .. } => Usage(format!(
+            "--postgres-ca {:?}: the CA: {reason}",
+            args.postgres_ca.as_deref().unwrap_or("")
+        )),
         e => Usage(format!("--postgres: {e}")),
     })?;
     Ok(config)

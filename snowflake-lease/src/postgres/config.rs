@@ -180,7 +180,8 @@ impl PgConfig {
     ///
     /// # Errors
     ///
-    /// [`LeaseError::InvalidEndpoint`], naming what is wrong.
+    /// [`LeaseError::InvalidCa`] for a CA that is no certificate, or
+    /// [`LeaseError::InvalidEndpoint`] for `sslmode=require` without a CA.
     pub fn check(&self) -> Result<(), LeaseError> {
         self.tls().map(drop)
     }
@@ -197,7 +198,10 @@ impl PgConfig {
         match &self.ca_pem {
             Some(pem) => make_tls(pem)
                 .map(Some)
-                .map_err(|e| invalid(format!("the CA: {e}"))),
+                .map_err(|reason| LeaseError::InvalidCa {
+                    store: StoreKind::Postgres,
+                    reason,
+                }),
             None if self.config.get_ssl_mode() == tokio_postgres::config::SslMode::Require => {
                 Err(invalid(
                     "sslmode=require needs the CA that signed the server's certificate \

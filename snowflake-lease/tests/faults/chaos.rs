@@ -132,7 +132,7 @@ impl Chaos {
         }
         if let Some((name, lease)) = self.store.owner(self.identity) {
             self.store.revoke(lease);
-            self.note(format_args!("revoked lease {} of {name}", lease.0));
+            self.note(format_args!("revoked lease {} of {name}", lease.get()));
         }
     }
 

@@ -109,7 +109,7 @@ impl Ledger {
     pub(crate) fn alive(&self, lease: LeaseId, ttl: Duration) {
         let until = Instant::now() + ttl;
         let mut books = self.books();
-        let entry = books.leases.entry(lease.0).or_insert(Lease {
+        let entry = books.leases.entry(lease.get()).or_insert(Lease {
             until,
             hwm_ms: None,
         });
@@ -118,14 +118,14 @@ impl Ledger {
 
     pub(crate) fn committed(&self, lease: LeaseId, hwm_ms: u64) {
         let mut books = self.books();
-        if let Some(entry) = books.leases.get_mut(&lease.0) {
+        if let Some(entry) = books.leases.get_mut(&lease.get()) {
             entry.hwm_ms = entry.hwm_ms.max(Some(hwm_ms));
         }
     }
 
     /// A won claim whose answer reached its process.
     pub(crate) fn won(&self, incarnation: Incarnation, lease: LeaseId) {
-        self.books().current.insert(incarnation, lease.0);
+        self.books().current.insert(incarnation, lease.get());
     }
 
     /// Every check of one ID, issued just now on `clock`.

@@ -132,7 +132,7 @@ impl Link {
             let plan = lock(&self.faults).plan(keep_alive);
             match plan {
                 Plan::Wait(until) => sleep_until(until).await,
-                Plan::Cut(Cut::Refused) => return Err(StoreError("refused (injected)".into())),
+                Plan::Cut(Cut::Refused) => return Err(StoreError::new("refused (injected)")),
                 Plan::Cut(Cut::Silent) => std::future::pending().await,
                 Plan::Send {
                     before,
@@ -158,7 +158,7 @@ impl Link {
             Answer::Failed => {
                 self.ledger
                     .note(format_args!("{} {what}: answer lost", self.incarnation));
-                Err(StoreError("answer lost (injected)".into()))
+                Err(StoreError::new("answer lost (injected)"))
             }
             Answer::Never => {
                 self.ledger.note(format_args!(
@@ -196,7 +196,7 @@ impl Store for Link {
                 if let Claim::Won { hwm_ms } = claim {
                     ledger.note(format_args!(
                         "{incarnation} claim won on lease {} above {hwm_ms}",
-                        lease.0
+                        lease.get()
                     ));
                 }
                 Ok(claim)
@@ -245,7 +245,7 @@ impl Store for Link {
             }
             ledger.note(format_args!(
                 "{incarnation} reserve {expected_ms} -> {new_ms} on lease {}: {reservation:?}",
-                lease.0
+                lease.get()
             ));
             Ok(reservation)
         })
