@@ -55,9 +55,9 @@ mod tests {
 
     #[test]
     fn a_fixture_equals_the_id_it_stands_for() {
-        let parsed: snowflake_kit::Snowflake = "1541815603606036480".parse().unwrap();
         const TWEET: BakedSnowflake =
             snowflake!(ts = "2022-06-28T16:07:40.105Z", dc = 11, machine = 26);
+        let parsed: snowflake_kit::Snowflake = "1541815603606036480".parse().unwrap();
         assert_eq!(parsed, TWEET);
         assert!(US < parsed && parsed < AP);
     }
