@@ -22,7 +22,7 @@ use snowflake_lease::harness::Etcd;
 use snowflake_lease::{EtcdConfig, EtcdStore, Identity, LeaseOptions, LeasedGenerator};
 
 fn options(index: u16) -> LeaseOptions {
-    LeaseOptions::default().fixed(Identity::from_index(index))
+    LeaseOptions::default().exact(Identity::from_index(index))
 }
 
 /// Connects, claims, releases: how long until it could issue.

@@ -70,7 +70,7 @@ const BURSTS: usize = 301;
 
 /// A fixed identity, `index` of the 1,024.
 fn options(ttl: Duration, index: u16) -> LeaseOptions {
-    let mut options = LeaseOptions::default().fixed(Identity::from_index(index));
+    let mut options = LeaseOptions::default().exact(Identity::from_index(index));
     options.ttl = ttl;
     options.window = Duration::from_secs(1);
     options.claim_wait = ttl * 3;

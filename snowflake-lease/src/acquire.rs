@@ -118,7 +118,7 @@ async fn steps<S: Store, C: Clock>(
         Reservation::NotOwner => Err(LeaseError::Lost { identity }),
         // Nothing of ours can have moved it yet (a store that asks two members answers a
         // run that found the other's write as unanswered, not as this).
-        Reservation::Moved { hwm_ms: found_ms } => Err(LeaseError::MarkMoved {
+        Reservation::MarkMoved { found_ms } => Err(LeaseError::MarkMoved {
             identity,
             expected_ms: floor_ms,
             found_ms,
@@ -126,7 +126,7 @@ async fn steps<S: Store, C: Clock>(
     }
 }
 
-/// Claims the identity `choice` names: it and its high-water mark. A fixed identity, or
+/// Claims the identity `choice` names: it and its high-water mark. An exact identity, or
 /// a datacenter whose machines are all held, is tried again until the claim wait has
 /// passed, with this lease kept alive meanwhile; `auto` takes what it finds at once.
 async fn claim<S: Store, C: Clock>(
@@ -149,12 +149,12 @@ async fn claim<S: Store, C: Clock>(
                     .await?
                     .ok_or(LeaseError::AllHeld);
             }
-            Choice::Fixed(identity) => {
+            Choice::Exact(identity) => {
                 match within(ttl, store.claim(identity, lease, &options.holder)).await? {
                     Claim::Won { hwm_ms } => return Ok((identity, hwm_ms)),
                     Claim::Held { by } => LeaseError::Held { identity, by },
                     // Waiting would not mend it: said once.
-                    Claim::Unreadable { key, text } => {
+                    Claim::BadMark { key, text } => {
                         return Err(LeaseError::BadMark {
                             identity,
                             key,
@@ -218,7 +218,7 @@ async fn scan<S: Store, C: Clock>(
             Claim::Won { hwm_ms } if hwm_ms > poisoned_after => {
                 within(ttl, store.unclaim(identity, lease)).await?;
             }
-            Claim::Unreadable { .. } => {
+            Claim::BadMark { .. } => {
                 within(ttl, store.unclaim(identity, lease)).await?;
             }
             Claim::Won { hwm_ms } => return Ok(Some((identity, hwm_ms))),

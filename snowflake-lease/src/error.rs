@@ -71,7 +71,7 @@ pub enum LeaseError {
         /// The datacenter.
         datacenter: u8,
     },
-    /// A fixed identity stayed held for longer than the claim wait.
+    /// An exact identity stayed held for longer than the claim wait.
     Held {
         /// The identity.
         identity: Identity,

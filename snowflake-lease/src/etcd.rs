@@ -515,7 +515,7 @@ fn reservation(response: &etcd_client::TxnResponse, lease: LeaseId) -> Reservati
         still_ours,
         parse_hwm(first_value(answers.get(1)).as_deref()),
     ) {
-        (true, Ok(hwm_ms)) => Reservation::Moved { hwm_ms },
+        (true, Ok(hwm_ms)) => Reservation::MarkMoved { found_ms: hwm_ms },
         // An unreadable mark is no fence to go on with: as a lost identity, so that the
         // holder stops and its claim says what is wrong, rather than retrying this for
         // ever.
@@ -579,7 +579,7 @@ impl Store for EtcdStore {
             let text = first_value(answers.get(1));
             Ok(match parse_hwm(text.as_deref()) {
                 Ok(hwm_ms) => Claim::Won { hwm_ms },
-                Err(_) => Claim::Unreadable {
+                Err(_) => Claim::BadMark {
                     key: hwm,
                     text: String::from_utf8_lossy(&text.unwrap_or_default()).into_owned(),
                 },
@@ -667,7 +667,7 @@ impl Store for EtcdStore {
             async move { Ok(reservation(&client.txn(txn).await?, lease)) }
         };
         // Run twice, the second run finds the mark it asks for: not an answer to go by.
-        let settled = |answer: &Reservation| *answer != Reservation::Moved { hwm_ms: new_ms };
+        let settled = |answer: &Reservation| *answer != Reservation::MarkMoved { found_ms: new_ms };
         self.hedged("reserve", ask, settled)
             .await
             .map_err(|e| store_error("reserve", &e))
@@ -729,7 +729,7 @@ mod tests {
     #[test]
     fn an_unsettled_answer_waits_for_the_other_run() {
         let new_ms = 1_796_000_000_000;
-        let moved = Reservation::Moved { hwm_ms: new_ms };
+        let moved = Reservation::MarkMoved { found_ms: new_ms };
         let settled = |answer: &Reservation| *answer != moved;
         assert_eq!(
             other(Ok(Reservation::Committed), moved.clone(), &settled).unwrap(),
@@ -754,14 +754,16 @@ mod tests {
     #[test]
     fn after_a_failed_run_only_a_settled_answer_counts() {
         let new_ms = 1_796_000_000_000;
-        let moved = Reservation::Moved { hwm_ms: new_ms };
+        let moved = Reservation::MarkMoved { found_ms: new_ms };
         let settled = |answer: &Reservation| *answer != moved;
         let failed = etcd_client::Error::InvalidArgs("leader changed".to_owned());
         assert_eq!(
             settle(Ok(Reservation::Committed), &settled, &failed).unwrap(),
             Reservation::Committed
         );
-        let other_mark = Reservation::Moved { hwm_ms: new_ms - 1 };
+        let other_mark = Reservation::MarkMoved {
+            found_ms: new_ms - 1,
+        };
         assert_eq!(
             settle(Ok(other_mark.clone()), &settled, &failed).unwrap(),
             other_mark

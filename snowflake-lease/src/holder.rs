@@ -249,14 +249,14 @@ impl<S: Store, C: Clock> Holder<S, C> {
                 Ok(Reservation::NotOwner) => return Err(Loss::NotOwner),
                 // Our own earlier reservation, committed though its answer was lost:
                 // committed is all the fence asks. The next tick reserves above it.
-                Ok(Reservation::Moved { hwm_ms }) if self.unanswered.contains(&hwm_ms) => {
-                    self.hwm_ms = hwm_ms;
+                Ok(Reservation::MarkMoved { found_ms }) if self.unanswered.contains(&found_ms) => {
+                    self.hwm_ms = found_ms;
                     self.unanswered.clear();
                 }
-                Ok(Reservation::Moved { hwm_ms }) => {
+                Ok(Reservation::MarkMoved { found_ms }) => {
                     return Err(Loss::MarkMoved {
-                        from_ms: self.hwm_ms,
-                        to_ms: hwm_ms,
+                        expected_ms: self.hwm_ms,
+                        found_ms,
                     });
                 }
                 // Try again soon; the ceiling stays where it is.
@@ -335,7 +335,7 @@ impl<S: Store, C: Clock> Holder<S, C> {
         // The old lease may have outlived a store that was down (etcd restores
         // leases on restart): revoke it, or our own owner key holds us off.
         within(self.options.ttl, self.store.release(self.lease)).await?;
-        let choice = Choice::Fixed(self.shared.identity());
+        let choice = Choice::Exact(self.shared.identity());
         let acquired = Box::pin(acquire(
             &*self.store,
             &self.options,

@@ -57,7 +57,7 @@ use crate::store::{Identity, Store};
 /// use snowflake_lease::{Identity, LeaseOptions, LeasedGenerator, MemStore};
 ///
 /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
-/// let options = LeaseOptions::default().fixed(Identity::new(1, 1)?);
+/// let options = LeaseOptions::default().exact(Identity::new(1, 1)?);
 /// let generator = LeasedGenerator::start(MemStore::new(), options).await?;
 /// let (a, b) = (generator.try_next_id()?, generator.try_next_id()?);
 /// assert!(a < b);
@@ -90,7 +90,7 @@ impl LeasedGenerator<SystemClock> {
     /// # Errors
     ///
     /// A [`LeaseError`]: invalid options, the store failing, every identity held,
-    /// a fixed identity held for longer than the claim wait, or the clock too far
+    /// an exact identity held for longer than the claim wait, or the clock too far
     /// behind the high-water mark.
     pub async fn start<S: Store>(store: S, options: LeaseOptions) -> Result<Self, LeaseError> {
         LeasedGenerator::start_with_clock(store, options, SystemClock).await
@@ -113,7 +113,7 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
     }
 
     /// [`start_with_clock`](LeasedGenerator::start_with_clock), telling `report` each
-    /// refusal that the start waits out: a fixed identity held by another
+    /// refusal that the start waits out: an exact identity held by another
     /// ([`LeaseError::Held`]), every machine of a datacenter held
     /// ([`LeaseError::DatacenterFull`]). A server says so while it waits.
     ///
@@ -129,7 +129,7 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
     /// let lease = snowflake_lease::Store::grant(&store, Duration::from_secs(10)).await?;
     /// snowflake_lease::Store::claim(&store, identity, lease, "another").await?;
     ///
-    /// let mut options = LeaseOptions::default().fixed(identity);
+    /// let mut options = LeaseOptions::default().exact(identity);
     /// options.claim_wait = Duration::from_millis(200);
     /// let heard = Mutex::new(Vec::new());
     /// let report = |e: &snowflake_lease::LeaseError| heard.lock().unwrap().push(e.to_string());
@@ -283,7 +283,7 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
         self.shared.generator.tolerance()
     }
 
-    /// How the identity was chosen: fixed, any free machine of a datacenter, or any.
+    /// How the identity was chosen: exactly, any free machine of a datacenter, or any.
     pub fn choice(&self) -> Choice {
         self.choice
     }

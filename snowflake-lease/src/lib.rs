@@ -5,7 +5,7 @@
 //! that wrong: two pods with the same identity, a restarted process whose clock went
 //! back, a paused process that wakes after someone else took its identity. A
 //! [`LeasedGenerator`] claims a free identity from etcd ([`EtcdStore`]) or PostgreSQL
-//! (`PgStore`, feature `postgres`), or a fixed one, keeps the lease alive, and issues
+//! (`PgStore`, feature `postgres`), or exactly the one given, keeps the lease alive, and issues
 //! IDs only up to a time it has reserved in the store: the **high-water mark** (HWM). A
 //! later holder of the identity starts above it.
 //!
@@ -45,7 +45,7 @@
 //! - **A reservation's answer is lost** after etcd committed it: the next one finds
 //!   the HWM at a mark this holder asked for and never heard back about, on an
 //!   identity still owned by its lease, and takes it as committed
-//!   ([`Reservation::Moved`]); no halt. An HWM changed to any other value is a loss.
+//!   ([`Reservation::MarkMoved`]); no halt. An HWM changed to any other value is a loss.
 //! - **etcd is down**: IDs go on up to the reserved ceiling (at most the window
 //!   ahead), and stop before etcd can count the lease's end; then calls are refused
 //!   until etcd answers. The ceiling takes the lease's local end (a tenth of the TTL

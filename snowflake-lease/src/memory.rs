@@ -87,8 +87,8 @@ impl Mem {
             Some(ms) => expected_ms != 0 && ms == expected_ms && ms < new_ms,
         };
         if !unmoved {
-            return Ok(Reservation::Moved {
-                hwm_ms: stored.unwrap_or(0),
+            return Ok(Reservation::MarkMoved {
+                found_ms: stored.unwrap_or(0),
             });
         }
         self.hwms.insert(identity, new_ms);

@@ -17,8 +17,9 @@ pub enum Choice {
     /// a machine of another datacenter: for a fleet per datacenter, each with its own
     /// store. Waits up to [`LeaseOptions::claim_wait`] while all 32 are held.
     Datacenter(u8),
-    /// This one; waits up to [`LeaseOptions::claim_wait`] for its holder to let go.
-    Fixed(Identity),
+    /// Exactly this one, as the operator chose it; waits up to
+    /// [`LeaseOptions::claim_wait`] for its holder to let go.
+    Exact(Identity),
 }
 
 /// What to do when the lease is lost (expired, revoked, or an ownership check failed).
@@ -60,7 +61,7 @@ pub struct LeaseOptions {
     pub prefix: String,
     /// How long to wait for the store to answer at start (default 5 s).
     pub connect_timeout: Duration,
-    /// How long a fixed identity waits for its holder to let go (default 30 s).
+    /// How long an exact identity waits for its holder to let go (default 30 s).
     pub claim_wait: Duration,
     /// What to do when the lease is lost (default: claim again).
     pub on_loss: OnLoss,
@@ -85,17 +86,17 @@ impl Default for LeaseOptions {
 }
 
 impl LeaseOptions {
-    /// These options for a fixed identity.
+    /// These options for exactly this identity.
     ///
     /// ```
     /// use snowflake_lease::{Choice, Identity, LeaseOptions};
-    /// let options = LeaseOptions::default().fixed(Identity::new(1, 2)?);
-    /// assert_eq!(options.choice, Choice::Fixed(Identity::new(1, 2)?));
+    /// let options = LeaseOptions::default().exact(Identity::new(1, 2)?);
+    /// assert_eq!(options.choice, Choice::Exact(Identity::new(1, 2)?));
     /// # Ok::<(), snowflake_kit::ComposeError>(())
     /// ```
     #[must_use]
-    pub fn fixed(mut self, identity: Identity) -> LeaseOptions {
-        self.choice = Choice::Fixed(identity);
+    pub fn exact(mut self, identity: Identity) -> LeaseOptions {
+        self.choice = Choice::Exact(identity);
         self
     }
 

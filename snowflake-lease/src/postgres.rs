@@ -366,7 +366,7 @@ impl Store for PgStore {
                 // As in etcd: 0 is no mark yet, and a mark is never lowered.
                 if hwm_ms != expected_ms || hwm_ms >= new_ms {
                     tx.rollback().await?;
-                    return Ok(Reservation::Moved { hwm_ms });
+                    return Ok(Reservation::MarkMoved { found_ms: hwm_ms });
                 }
                 // The mark as written, read back: a reservation that moved nothing is none.
                 let marked = tx.query_opt(&p.mark, &[&dc, &machine, &new]).await?;

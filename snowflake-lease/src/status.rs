@@ -30,9 +30,9 @@ pub enum Loss {
     /// The high-water mark was changed by someone else.
     MarkMoved {
         /// The mark this holder last committed, Unix ms.
-        from_ms: u64,
+        expected_ms: u64,
         /// The mark found, Unix ms.
-        to_ms: u64,
+        found_ms: u64,
     },
     /// The clock read ahead of real time for longer than three TTLs.
     ClockAhead {
@@ -57,10 +57,13 @@ impl fmt::Display for Loss {
             Loss::NotOwner => {
                 f.write_str("the ownership check failed: the lease is off the owner key")
             }
-            Loss::MarkMoved { from_ms, to_ms } => write!(
+            Loss::MarkMoved {
+                expected_ms,
+                found_ms,
+            } => write!(
                 f,
-                "the high-water mark was changed behind this holder's back, from {from_ms} to \
-                 {to_ms} ms"
+                "the high-water mark was changed behind this holder's back, from {expected_ms} \
+                 to {found_ms} ms"
             ),
             Loss::ClockAhead { for_, by_ms } => write!(
                 f,

@@ -56,7 +56,7 @@ pub enum Claim {
     /// Won, but its high-water mark is not one this crate writes (13 zero-padded digits
     /// of Unix ms): someone wrote it by hand. Its string comparisons cannot fence, so
     /// the claim must let go, and nobody can hold it until a person fixes the key.
-    Unreadable {
+    BadMark {
         /// The mark's key.
         key: String,
         /// What is there.
@@ -73,14 +73,14 @@ pub enum Reservation {
     /// nothing can be built on): the holder must stop.
     NotOwner,
     /// The lease is still on the owner key, but the high-water mark is not the one
-    /// expected: it is `hwm_ms` (0 for none). Nothing was written.
+    /// expected: it is `found_ms` (0 for none). Nothing was written.
     ///
-    /// If `hwm_ms` is a mark this holder asked for and never heard back about (a timeout
+    /// If `found_ms` is a mark this holder asked for and never heard back about (a timeout
     /// after the commit), that reservation was committed; any other mark was written by
     /// someone else, and the holder must stop.
-    Moved {
+    MarkMoved {
         /// The stored high-water mark, Unix ms.
-        hwm_ms: u64,
+        found_ms: u64,
     },
 }
 

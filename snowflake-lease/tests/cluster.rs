@@ -11,7 +11,7 @@ use snowflake_lease::harness::Etcd;
 use snowflake_lease::{EtcdConfig, EtcdStore, Identity, LeaseError, LeaseOptions, LeasedGenerator};
 
 fn options(ttl: u64, window_ms: u64) -> LeaseOptions {
-    let mut options = LeaseOptions::default().fixed(Identity::new(2, 7).unwrap());
+    let mut options = LeaseOptions::default().exact(Identity::new(2, 7).unwrap());
     options.ttl = Duration::from_secs(ttl);
     options.window = Duration::from_millis(window_ms);
     options.connect_timeout = Duration::from_secs(2);

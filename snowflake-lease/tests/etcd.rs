@@ -16,7 +16,7 @@ use crate::support::{HolderProcess, TestHost};
 mod support;
 
 fn options(dc: u64, machine: u64, ttl_secs: u64) -> LeaseOptions {
-    let mut options = LeaseOptions::default().fixed(Identity::new(dc, machine).unwrap());
+    let mut options = LeaseOptions::default().exact(Identity::new(dc, machine).unwrap());
     options.ttl = Duration::from_secs(ttl_secs);
     options.window = Duration::from_secs(1);
     options
@@ -384,16 +384,16 @@ async fn the_store_on_etcd_answers_as_the_holder_expects() {
     // As if the answer to 100 -> 200 had been lost: the next call still expects 100.
     assert_eq!(
         reserve(lease, 100, 300).await.unwrap(),
-        Reservation::Moved { hwm_ms: 200 }
+        Reservation::MarkMoved { found_ms: 200 }
     );
     assert_eq!(
         reserve(lease, 0, 300).await.unwrap(),
-        Reservation::Moved { hwm_ms: 200 }
+        Reservation::MarkMoved { found_ms: 200 }
     );
     // Never lowered, even when the expected mark is right.
     assert_eq!(
         reserve(lease, 200, 150).await.unwrap(),
-        Reservation::Moved { hwm_ms: 200 }
+        Reservation::MarkMoved { found_ms: 200 }
     );
     let other = store.grant(ttl).await.unwrap();
     assert_eq!(

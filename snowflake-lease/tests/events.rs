@@ -62,7 +62,7 @@ async fn an_embedding_application_hears_the_claim_the_loss_the_reclaim_and_the_r
     let _listening = tracing::subscriber::set_default(ears.clone());
     let identity = Identity::new(4, 5).unwrap();
     let store = Arc::new(MemStore::new());
-    let mut options = LeaseOptions::default().fixed(identity);
+    let mut options = LeaseOptions::default().exact(identity);
     options.ttl = Duration::from_secs(2);
     options.window = Duration::from_millis(500);
     let generator = LeasedGenerator::start(Arc::clone(&store), options)

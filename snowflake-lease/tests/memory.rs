@@ -46,7 +46,7 @@ impl Clock for TestClock {
 }
 
 fn fixed(dc: u64, machine: u64) -> LeaseOptions {
-    LeaseOptions::default().fixed(Identity::new(dc, machine).unwrap())
+    LeaseOptions::default().exact(Identity::new(dc, machine).unwrap())
 }
 
 fn identity() -> Identity {
@@ -212,7 +212,7 @@ async fn a_failed_ownership_check_stops_it_under_on_loss_stop() {
     store.set_hwm(identity(), T0 + 1);
     assert_stopped(
         &lowered,
-        |loss| matches!(loss, Loss::MarkMoved { to_ms, .. } if *to_ms == T0 + 1),
+        |loss| matches!(loss, Loss::MarkMoved { found_ms, .. } if *found_ms == T0 + 1),
     )
     .await;
     // Someone raised it, to fence off times that may be used already: no ID below it.
@@ -222,7 +222,7 @@ async fn a_failed_ownership_check_stops_it_under_on_loss_stop() {
     store.set_hwm(two, raised_to);
     assert_stopped(
         &raised,
-        |loss| matches!(loss, Loss::MarkMoved { to_ms, .. } if *to_ms == raised_to),
+        |loss| matches!(loss, Loss::MarkMoved { found_ms, .. } if *found_ms == raised_to),
     )
     .await;
     // The owner key taken off while the lease lives on: only the reservation sees it.
@@ -554,15 +554,15 @@ async fn a_reservation_never_lowers_the_hwm() {
     // Not lowered, and not written over an unexpected mark: the stored one is told.
     assert_eq!(
         store.reserve(identity(), lease, 100, 50).await.unwrap(),
-        Reservation::Moved { hwm_ms: 100 }
+        Reservation::MarkMoved { found_ms: 100 }
     );
     assert_eq!(
         store.reserve(identity(), lease, 0, 200).await.unwrap(),
-        Reservation::Moved { hwm_ms: 100 }
+        Reservation::MarkMoved { found_ms: 100 }
     );
     assert_eq!(
         store.reserve(identity(), lease, 90, 200).await.unwrap(),
-        Reservation::Moved { hwm_ms: 100 }
+        Reservation::MarkMoved { found_ms: 100 }
     );
     // Another lease is no owner, whatever it expects.
     let other = store.grant(Duration::from_secs(10)).await.unwrap();

@@ -17,7 +17,7 @@ use crate::support::{HolderProcess, TestHost};
 mod support;
 
 fn options(dc: u64, machine: u64, ttl_secs: u64) -> LeaseOptions {
-    let mut options = LeaseOptions::default().fixed(Identity::new(dc, machine).unwrap());
+    let mut options = LeaseOptions::default().exact(Identity::new(dc, machine).unwrap());
     options.ttl = Duration::from_secs(ttl_secs);
     options.window = Duration::from_secs(1);
     options
@@ -68,16 +68,16 @@ async fn the_store_on_postgres_answers_as_the_holder_expects() {
     );
     assert_eq!(
         reserve(lease, 0, 150).await.unwrap(),
-        Reservation::Moved { hwm_ms: 100 }
+        Reservation::MarkMoved { found_ms: 100 }
     );
     // Never lowered, never left where it is.
     assert_eq!(
         reserve(lease, 100, 90).await.unwrap(),
-        Reservation::Moved { hwm_ms: 100 }
+        Reservation::MarkMoved { found_ms: 100 }
     );
     assert_eq!(
         reserve(lease, 100, 100).await.unwrap(),
-        Reservation::Moved { hwm_ms: 100 }
+        Reservation::MarkMoved { found_ms: 100 }
     );
     assert_eq!(
         reserve(lease, 100, 200).await.unwrap(),
@@ -711,7 +711,13 @@ async fn bad_passwords_and_certificates_are_clear_errors_and_tls_works() {
     assert!(e.to_string().contains("the CA: no certificate"), "{e}");
     // A kind of its own, which the server turns into a bad --postgres-ca: no text matched.
     assert!(
-        matches!(e, LeaseError::InvalidCa { store: StoreKind::Postgres, .. }),
+        matches!(
+            e,
+            LeaseError::InvalidCa {
+                store: StoreKind::Postgres,
+                ..
+            }
+        ),
         "{e:?}"
     );
 }

@@ -66,7 +66,7 @@ pub(crate) fn check(data: &[u8]) {
         .expect("a runtime");
     let identity = Identity::from_index(0);
     let state = Arc::new(AppState {
-        issuer: Issuer::Fixed(Generator::new(identity)),
+        issuer: Issuer::Unleased(Generator::new(identity)),
         queue: fair::Queue::default(),
         metrics: Metrics::new().expect("the metrics"),
     });

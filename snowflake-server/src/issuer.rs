@@ -14,10 +14,10 @@ use crate::schema;
 pub(crate) enum Issuer {
     /// No identity was given: the page, compose and decode work; IDs do not.
     None,
-    /// `--dc N --machine N`.
-    Fixed(Generator),
-    /// `--etcd URL` or `--postgres URL`, with `--auto` or a fixed pair: claimed while the
-    /// server serves.
+    /// `--dc N --machine N` without a store: an identity nobody leases.
+    Unleased(Generator),
+    /// `--etcd URL` or `--postgres URL`, with `--auto`, `--dc N --auto` or an exact
+    /// `--dc N --machine N`: claimed while the server serves.
     Leased(Lease),
 }
 
@@ -33,7 +33,7 @@ impl Lease {
     /// Not held yet: claiming from `store` as `choice` says.
     pub(crate) fn claiming(choice: Choice, store: StoreKind) -> Lease {
         let what = match choice {
-            Choice::Fixed(identity) => format!(
+            Choice::Exact(identity) => format!(
                 "datacenter {}, machine {}",
                 identity.datacenter(),
                 identity.machine()
@@ -133,15 +133,12 @@ impl From<GenerateError> for Unavailable {
 /// `GET /v1/identity`: where the IDs' identity comes from, and a lease's state.
 #[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct IdentityJson {
-    /// `none`, `fixed` or `leased`.
+    /// Which kind of identity: `none`; `unleased`, a pair given with `--dc N --machine N`
+    /// and no store; or leased from a store: `exact` (exactly the pair given), `datacenter`
+    /// (any free machine of one, `--dc N --auto`) or `auto` (any free one of all 1,024,
+    /// `--auto`). The same words as the start-up event and `/metrics`.
     #[schema(value_type = String)]
-    mode: &'static str,
-    /// How the identity was chosen, named as the flags and `Choice` name it: `fixed`,
-    /// `datacenter` (any free machine of one, `--dc N --auto`) or `auto` (any free one of
-    /// all 1,024, `--auto`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<String>)]
-    choice: Option<&'static str>,
+    kind: &'static str,
     /// Where a leased identity comes from: `etcd` or `postgres`.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>)]
@@ -168,10 +165,14 @@ pub(crate) struct IdentityJson {
 pub(crate) const NO_IDENTITY: &str =
     "no identity: start snowflake-server with --dc N --machine N, or --etcd URL --auto";
 
-/// How a leased identity was chosen, as `/v1/identity` and `/metrics` say it.
-pub(crate) fn choice_name(choice: Choice) -> &'static str {
+/// The kind of an identity given with `--dc N --machine N` and no store.
+pub(crate) const UNLEASED: &str = "unleased";
+
+/// The kind of a leased identity, how it was chosen, as `/v1/identity`, `/metrics` and the
+/// start-up event say it.
+pub(crate) fn kind(choice: Choice) -> &'static str {
     match choice {
-        Choice::Fixed(_) => "fixed",
+        Choice::Exact(_) => "exact",
         Choice::Datacenter(_) => "datacenter",
         Choice::Auto => "auto",
     }
@@ -262,7 +263,7 @@ impl Issuer {
     fn source(&self) -> Result<&(dyn Source + Sync), Unavailable> {
         match self {
             Issuer::None => Err(Unavailable(NO_IDENTITY.to_owned())),
-            Issuer::Fixed(generator) => Ok(generator),
+            Issuer::Unleased(generator) => Ok(generator),
             Issuer::Leased(lease) => Ok(lease.generator()?),
         }
     }
@@ -305,7 +306,7 @@ impl Issuer {
     pub(crate) fn ready(&self) -> Result<(), Unavailable> {
         match self {
             Issuer::None => Err(Unavailable(NO_IDENTITY.to_owned())),
-            Issuer::Fixed(_) => {
+            Issuer::Unleased(_) => {
                 // Without taking an ID: can the clock's reading be one?
                 let now_ms = SystemClock.now_ms();
                 if (snowflake_kit::TWITTER_EPOCH_MS..=snowflake_kit::MAX_TIMESTAMP_MS)
@@ -336,14 +337,14 @@ impl Issuer {
         }
     }
 
-    /// The identity held (or waited for), and how it was chosen, for the metrics.
+    /// The identity held, and its kind ([`kind`], or `unleased`), for the metrics.
     pub(crate) fn identity(&self) -> Option<(Identity, &'static str)> {
         match self {
             Issuer::None => None,
-            Issuer::Fixed(generator) => Some((generator.identity(), "fixed")),
+            Issuer::Unleased(generator) => Some((generator.identity(), UNLEASED)),
             Issuer::Leased(lease) => {
                 let generator = lease.generator.get()?;
-                Some((generator.identity(), choice_name(generator.choice())))
+                Some((generator.identity(), kind(generator.choice())))
             }
         }
     }
@@ -369,8 +370,7 @@ impl Issuer {
 
     pub(crate) fn identity_json(&self) -> IdentityJson {
         let mut json = IdentityJson {
-            mode: "none",
-            choice: None,
+            kind: "none",
             store: None,
             datacenter: None,
             machine: None,
@@ -382,21 +382,19 @@ impl Issuer {
         };
         match self {
             Issuer::None => json.message = Some(NO_IDENTITY.to_owned()),
-            Issuer::Fixed(generator) => {
-                json.mode = "fixed";
-                json.choice = Some("fixed");
+            Issuer::Unleased(generator) => {
+                json.kind = UNLEASED;
                 json.datacenter = Some(generator.datacenter());
                 json.machine = Some(generator.machine());
             }
             Issuer::Leased(lease) => {
-                json.mode = "leased";
                 json.store = Some(lease.store.key());
                 let generator = match lease.generator() {
                     Ok(generator) => generator,
                     Err(Unavailable(waiting)) => {
-                        json.choice = Some(choice_name(lease.choice));
+                        json.kind = kind(lease.choice);
                         match lease.choice {
-                            Choice::Fixed(identity) => {
+                            Choice::Exact(identity) => {
                                 json.datacenter = Some(identity.datacenter());
                                 json.machine = Some(identity.machine());
                             }
@@ -409,7 +407,7 @@ impl Issuer {
                     }
                 };
                 let status = generator.status();
-                json.choice = Some(choice_name(generator.choice()));
+                json.kind = kind(generator.choice());
                 json.datacenter = Some(status.identity.datacenter());
                 json.machine = Some(status.identity.machine());
                 json.state = Some(status.state.to_string());

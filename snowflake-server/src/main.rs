@@ -161,7 +161,7 @@ pub(crate) struct AppState {
 #[expect(clippy::large_enum_variant, reason = "made once, at start")]
 enum Plan {
     None,
-    Fixed(Identity),
+    Unleased(Identity),
     Leased {
         store: StoreConfig,
         options: LeaseOptions,
@@ -230,7 +230,7 @@ fn plan(args: &Args) -> Result<(SocketAddr, Plan), Usage> {
         _ => None,
     };
     let Some(store) = store(args)? else {
-        return Ok((listen, identity.map_or(Plan::None, Plan::Fixed)));
+        return Ok((listen, identity.map_or(Plan::None, Plan::Unleased)));
     };
     let options = lease_options(args, identity, dc, store.kind())?;
     Ok((listen, Plan::Leased { store, options }))
@@ -466,7 +466,7 @@ fn lease_options(
         (true, None, Some(dc)) => options
             .in_datacenter(dc)
             .map_err(|e| Usage(format!("--dc: {e}")))?,
-        (false, Some(identity), _) => options.fixed(identity),
+        (false, Some(identity), _) => options.exact(identity),
         (false, None, _) => {
             return Err(Usage(format!(
                 "--{} needs --auto (any free identity), --dc N --auto (any free machine of \
@@ -586,7 +586,10 @@ async fn serve(listen: SocketAddr, plan: Plan) -> Result<(), String> {
     // pass the high-water mark, and a second.
     let (issuer, lease) = match plan {
         Plan::None => (Issuer::None, None),
-        Plan::Fixed(identity) => (Issuer::Fixed(snowflake_kit::Generator::new(identity)), None),
+        Plan::Unleased(identity) => (
+            Issuer::Unleased(snowflake_kit::Generator::new(identity)),
+            None,
+        ),
         Plan::Leased { store, options } => (
             Issuer::Leased(Lease::claiming(options.choice, store.kind())),
             Some((store, options)),
@@ -676,9 +679,9 @@ fn started(local: SocketAddr, plan: &Plan) {
             "listening: no identity, the ID endpoints answer 503 (--dc N --machine N, --etcd or \
              --postgres)"
         ),
-        Plan::Fixed(identity) => tracing::info!(
+        Plan::Unleased(identity) => tracing::info!(
             address = %local,
-            identity = "fixed",
+            identity = issuer::UNLEASED,
             datacenter = identity.datacenter(),
             machine = identity.machine(),
             "listening"
@@ -687,11 +690,11 @@ fn started(local: SocketAddr, plan: &Plan) {
             let (datacenter, machine) = match options.choice {
                 snowflake_lease::Choice::Auto => (None, None),
                 snowflake_lease::Choice::Datacenter(dc) => (Some(dc), None),
-                snowflake_lease::Choice::Fixed(identity) => {
+                snowflake_lease::Choice::Exact(identity) => {
                     (Some(identity.datacenter()), Some(identity.machine()))
                 }
             };
-            let identity = issuer::choice_name(options.choice);
+            let identity = issuer::kind(options.choice);
             let (ttl_s, window_ms) = (options.ttl.as_secs(), options.window.as_millis());
             let claim_wait_s = options.claim_wait.as_secs();
             match store {

@@ -48,10 +48,10 @@ impl Metrics {
         let identity = IntGaugeVec::new(
             Opts::new(
                 "snowflake_identity_info",
-                "the identity the IDs carry: datacenter, machine, and how it was chosen \
-                 (fixed, datacenter, auto)",
+                "the identity the IDs carry: datacenter, machine, and its kind (unleased; \
+                 or leased: exact, datacenter, auto)",
             ),
-            &["datacenter", "machine", "choice"],
+            &["datacenter", "machine", "kind"],
         )?;
         let store = IntGaugeVec::new(
             Opts::new(
@@ -124,11 +124,11 @@ pub(crate) async fn metrics(State(state): State<Arc<AppState>>) -> Response {
         .lease_losses
         .inc_by(losses.saturating_sub(counted));
     // The identity is that of the generator, which keeps it through reclaims.
-    if let Some((identity, choice)) = state.issuer.identity() {
+    if let Some((identity, kind)) = state.issuer.identity() {
         let labels = [
             identity.datacenter().to_string(),
             identity.machine().to_string(),
-            choice.to_owned(),
+            kind.to_owned(),
         ];
         state
             .metrics

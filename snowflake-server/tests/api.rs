@@ -141,7 +141,7 @@ fn without_an_identity_ids_are_503_with_retry_after() {
         );
     }
     assert_eq!(server.get("/healthz").status, 200);
-    assert_eq!(server.get("/v1/identity").json()["mode"], "none");
+    assert_eq!(server.get("/v1/identity").json()["kind"], "none");
     let metrics = server.get("/metrics").body;
     assert!(
         metrics.lines().any(|l| l == "snowflake_refusals_total 2"),
@@ -176,7 +176,14 @@ fn ids_are_distinct_increasing_strings() {
     let identity = server.get("/v1/identity").json();
     assert_eq!(
         identity,
-        serde_json::json!({"mode": "fixed", "choice": "fixed", "datacenter": 3, "machine": 4})
+        serde_json::json!({"kind": "unleased", "datacenter": 3, "machine": 4})
+    );
+    // The same word in the metrics: an identity nobody leases.
+    let metrics = server.get("/metrics").body;
+    assert!(
+        metrics
+            .contains(r#"snowflake_identity_info{datacenter="3",kind="unleased",machine="4"} 1"#),
+        "{metrics}"
     );
     assert_eq!(server.get("/readyz").status, 200);
 }

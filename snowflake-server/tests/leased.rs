@@ -20,10 +20,10 @@ fn four_auto_servers_hold_four_identities_and_never_repeat_an_id() {
         .iter()
         .map(|server| {
             let identity = server.get("/v1/identity").json();
-            assert_eq!(identity["mode"], "leased");
+            // Leased (from etcd), and its kind named as `--auto` and `Choice::Auto` name it.
+            assert_eq!(identity["store"], "etcd");
             assert_eq!(identity["state"], "holding");
-            // Named as `--auto` and `Choice::Auto` name it.
-            assert_eq!(identity["choice"], "auto");
+            assert_eq!(identity["kind"], "auto");
             (
                 identity["datacenter"].as_u64().unwrap(),
                 identity["machine"].as_u64().unwrap(),
@@ -178,7 +178,7 @@ fn check_events(log: &std::path::Path, format: &str, endpoint: &str) {
                 ("store", "etcd"),
                 ("members", endpoint),
                 ("ttl_s", "2"),
-                ("identity", "fixed"),
+                ("identity", "exact"),
             ][..],
         ),
         (

@@ -48,12 +48,17 @@ fn servers_on_postgres_hold_their_own_identities_and_never_show_the_password() {
         })
         .collect();
     let mut identities = HashSet::new();
-    for (server, _) in &servers {
+    for ((server, _), choice) in servers.iter().zip(choices) {
         let identity = server.get("/v1/identity");
         let json = identity.json();
+        let kind = if choice.contains(&"--dc") {
+            "datacenter"
+        } else {
+            "auto"
+        };
         assert_eq!(
-            (&json["mode"], &json["store"], &json["state"]),
-            (&"leased".into(), &"postgres".into(), &"holding".into()),
+            (&json["kind"], &json["store"], &json["state"]),
+            (&kind.into(), &"postgres".into(), &"holding".into()),
             "{json}"
         );
         identities.insert((
@@ -105,7 +110,7 @@ fn servers_on_postgres_hold_their_own_identities_and_never_show_the_password() {
         "{:?}",
         started.elapsed()
     );
-    assert_eq!(next.get("/v1/identity").json()["choice"], "fixed");
+    assert_eq!(next.get("/v1/identity").json()["kind"], "exact");
     drop(next);
     drop(servers);
     check_logs(&dir, &first_log, &url);

@@ -152,12 +152,12 @@ fn a_server_serves_while_it_waits_for_its_identity() {
     let identity = waiting.get("/v1/identity").json();
     assert_eq!(
         (
-            &identity["mode"],
+            &identity["kind"],
             &identity["state"],
             &identity["datacenter"],
             &identity["machine"]
         ),
-        (&"leased".into(), &"claiming".into(), &3.into(), &3.into()),
+        (&"exact".into(), &"claiming".into(), &3.into(), &3.into()),
         "{identity}"
     );
     assert!(holder.terminate().success());

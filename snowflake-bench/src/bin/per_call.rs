@@ -97,7 +97,7 @@ fn leased(calls: u64) {
         .enable_all()
         .build()
         .expect("a runtime");
-    let mut options = LeaseOptions::default().fixed(Identity::from_index(0));
+    let mut options = LeaseOptions::default().exact(Identity::from_index(0));
     options.ttl = Duration::from_secs(30);
     let generator = runtime
         .block_on(LeasedGenerator::start(MemStore::new(), options))

@@ -38,7 +38,7 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     };
     runtime.block_on(async {
-        let mut options = LeaseOptions::default().fixed(identity);
+        let mut options = LeaseOptions::default().exact(identity);
         options.ttl = Duration::from_secs(ttl);
         options.window = Duration::from_secs(1);
         let generator = if endpoint.starts_with("postgres") {

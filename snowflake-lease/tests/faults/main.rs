@@ -186,7 +186,7 @@ impl Holder {
                 faults: Arc::clone(&self.faults),
                 ledger: Arc::clone(&self.ledger),
             };
-            let mut options = LeaseOptions::default().fixed(identity());
+            let mut options = LeaseOptions::default().exact(identity());
             options.ttl = TTL;
             options.window = WINDOW;
             options.claim_wait = Duration::from_secs(1);

@@ -84,7 +84,7 @@ impl Holder {
                 Phase::Holding {
                     hwm, unanswered, ..
                 },
-                Reservation::Moved(found),
+                Reservation::MarkMoved(found),
             ) if *unanswered & bit(found) != 0 || mutation == Mutation::AdoptAnyMovedMark => {
                 *hwm = found;
                 *unanswered = 0;

@@ -32,7 +32,7 @@ pub enum Reservation {
     /// The lease is not on the owner key.
     NotOwner,
     /// The lease is on the owner key, the mark is not the one expected: it is this (0: none).
-    Moved(u8),
+    MarkMoved(u8),
 }
 
 /// etcd's state, as far as the protocol reads and writes it.
@@ -163,7 +163,7 @@ impl Store {
             self.hwm = new;
             Reservation::Committed
         } else if owned {
-            Reservation::Moved(self.hwm)
+            Reservation::MarkMoved(self.hwm)
         } else {
             Reservation::NotOwner
         }
