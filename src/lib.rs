@@ -41,7 +41,7 @@
 //! - **In a database or in JSON**: the features below; [`Snowflake::issued_in`] for the
 //!   IDs of a time range, `as_string` (feature `serde`) for JavaScript.
 //! - **What went wrong**: every error names the field, the value and what is allowed:
-//!   [`ComposeError`], [`ParseSnowflakeError`], [`OutOfRangeError`], [`ParseFieldError`],
+//!   [`FieldRangeError`], [`ParseSnowflakeError`], [`IdRangeError`], [`ParseFieldError`],
 //!   [`GenerateError`].
 //!
 //! Three modules hold what most applications never name: [`layout`], the widths and
@@ -84,8 +84,8 @@
 pub use snowflake_runtime::as_string;
 #[doc(inline)]
 pub use snowflake_runtime::{
-    BakedSnowflake, ComposeError, DateField, Field, GenerateError, Identity, MAX_DATACENTER,
-    MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, OutOfRangeError, ParseFieldError,
+    BakedSnowflake, DateField, Field, FieldRangeError, GenerateError, IdRangeError, Identity,
+    MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, ParseFieldError,
     ParseSnowflakeError, Parts, Rfc3339, Rfc3339Error, SegmentedBinary, Snowflake,
     TWITTER_EPOCH_MS, compose, input, layout, parse_rfc3339,
 };

@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 
-use snowflake_kit::{ComposeError, Field};
+use snowflake_kit::{Field, FieldRangeError};
 
 /// Every bad argument of a command, so that all of them are reported at once.
 #[derive(Default)]
@@ -36,7 +36,7 @@ pub(crate) fn count(flag: &str, text: &str) -> Result<u64, String> {
 }
 
 /// The argument that a compose error is about, and the runtime's own message.
-pub(crate) fn compose_error(e: &ComposeError) -> String {
+pub(crate) fn range_error(e: &FieldRangeError) -> String {
     format!("{}: {e}", flag(e.field()))
 }
 

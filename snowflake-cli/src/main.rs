@@ -297,7 +297,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 return Err(Failure::Usage(problems.0));
             };
             let id = snowflake_kit::compose(ts, dc, machine, seq)
-                .map_err(|e| Failure::Usage(vec![input::compose_error(&e)]))?;
+                .map_err(|e| Failure::Usage(vec![input::range_error(&e)]))?;
             let mut out = stdout(&format, None);
             out.table(id)?;
             out.flush()?;
@@ -340,7 +340,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 return Err(Failure::Usage(problems.0));
             };
             let identity = Identity::new(dc, machine)
-                .map_err(|e| Failure::Usage(vec![input::compose_error(&e)]))?;
+                .map_err(|e| Failure::Usage(vec![input::range_error(&e)]))?;
             let generator = Generator::new(identity);
             let mut out = stdout(&format, None);
             let generated = generate(&mut out, &generator, count);

@@ -92,7 +92,7 @@ impl LeaseOptions {
     /// use snowflake_lease::{Choice, Identity, LeaseOptions};
     /// let options = LeaseOptions::default().exact(Identity::new(1, 2)?);
     /// assert_eq!(options.choice, Choice::Exact(Identity::new(1, 2)?));
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     #[must_use]
     pub fn exact(mut self, identity: Identity) -> LeaseOptions {
@@ -107,16 +107,16 @@ impl LeaseOptions {
     /// let options = LeaseOptions::default().in_datacenter(3)?;
     /// assert_eq!(options.choice, Choice::Datacenter(3));
     /// assert!(LeaseOptions::default().in_datacenter(32).is_err());
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     ///
     /// # Errors
     ///
-    /// [`ComposeError::DatacenterOutOfRange`](snowflake_runtime::ComposeError) above 31.
+    /// [`FieldRangeError::DatacenterOutOfRange`](snowflake_runtime::FieldRangeError) above 31.
     pub fn in_datacenter(
         mut self,
         datacenter: u64,
-    ) -> Result<LeaseOptions, snowflake_runtime::ComposeError> {
+    ) -> Result<LeaseOptions, snowflake_runtime::FieldRangeError> {
         let datacenter = Identity::new(datacenter, 0)?.datacenter();
         self.choice = Choice::Datacenter(datacenter);
         Ok(self)

@@ -2,7 +2,7 @@
 //! `_` separators and an unsigned suffix are Rust's own; the range is the runtime's.
 
 use quote::ToTokens;
-use snowflake_runtime::{ComposeError, Field, Rfc3339};
+use snowflake_runtime::{Field, FieldRangeError, Rfc3339};
 use syn::{Lit, LitInt};
 
 use crate::parse::Value;
@@ -47,7 +47,7 @@ pub(crate) fn integer_field(field: Field, value: &Value) -> syn::Result<u64> {
     };
     let value = unsigned(field, lit)?;
     field.check(value).map_err(|e| match e {
-        ComposeError::TimestampBeforeEpoch(ms) | ComposeError::TimestampAfterMax(ms) => {
+        FieldRangeError::TimestampBeforeEpoch(ms) | FieldRangeError::TimestampAfterMax(ms) => {
             let date = Rfc3339::new(ms)
                 .map_or_else(|| "after the year 9999".to_owned(), |d| d.to_string());
             error(lit, field, format!("{e}; {ms} ms is {date}"))

@@ -50,7 +50,7 @@ use crate::{Parts, Snowflake};
 /// // A set of IDs finds a baked one's ID, since both hash alike.
 /// let seen: HashSet<_> = [id].into();
 /// assert!(seen.contains(&OLD.snowflake()));
-/// # Ok::<(), snowflake_kit::ComposeError>(())
+/// # Ok::<(), snowflake_kit::FieldRangeError>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]

@@ -4,7 +4,7 @@
 use core::ops::{Range, RangeInclusive};
 
 use crate::{
-    ComposeError, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, OutOfRangeError,
+    FieldRangeError, IdRangeError, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS,
     Snowflake, TWITTER_EPOCH_MS, compose,
 };
 
@@ -20,20 +20,20 @@ impl Snowflake {
     /// before `to`, [`issued_in`](Self::issued_in) takes a half-open range and clamps it.
     ///
     /// ```
-    /// use snowflake_kit::{compose, ComposeError, Snowflake};
+    /// use snowflake_kit::{compose, FieldRangeError, Snowflake};
     ///
     /// let first = Snowflake::first_at(1_656_432_460_105)?;
     /// assert_eq!(first, compose(1_656_432_460_105, 0, 0, 0)?);
     /// assert!(first <= "1541815603606036480".parse::<Snowflake>()?); // a tweet of that millisecond
-    /// assert_eq!(Snowflake::first_at(0), Err(ComposeError::TimestampBeforeEpoch(0)));
+    /// assert_eq!(Snowflake::first_at(0), Err(FieldRangeError::TimestampBeforeEpoch(0)));
     /// # Ok::<(), Box<dyn core::error::Error>>(())
     /// ```
     ///
     /// # Errors
     ///
-    /// [`ComposeError::TimestampBeforeEpoch`] or [`ComposeError::TimestampAfterMax`] when
+    /// [`FieldRangeError::TimestampBeforeEpoch`] or [`FieldRangeError::TimestampAfterMax`] when
     /// no ID can carry that time.
-    pub const fn first_at(unix_ms: u64) -> Result<Snowflake, ComposeError> {
+    pub const fn first_at(unix_ms: u64) -> Result<Snowflake, FieldRangeError> {
         compose(unix_ms, 0, 0, 0)
     }
 
@@ -41,12 +41,12 @@ impl Snowflake {
     /// 4095. See [`first_at`](Self::first_at).
     ///
     /// ```
-    /// use snowflake_kit::{ComposeError, Snowflake, MAX_TIMESTAMP_MS};
+    /// use snowflake_kit::{FieldRangeError, Snowflake, MAX_TIMESTAMP_MS};
     ///
     /// let t = 1_656_432_460_105;
     /// assert_eq!(Snowflake::last_at(t)?.as_u64() + 1, Snowflake::first_at(t + 1)?.as_u64());
     /// assert_eq!(Snowflake::last_at(MAX_TIMESTAMP_MS)?, Snowflake::MAX);
-    /// assert!(matches!(Snowflake::last_at(MAX_TIMESTAMP_MS + 1), Err(ComposeError::TimestampAfterMax(_))));
+    /// assert!(matches!(Snowflake::last_at(MAX_TIMESTAMP_MS + 1), Err(FieldRangeError::TimestampAfterMax(_))));
     ///
     /// // Usable in constants.
     /// const END_OF_2022: Snowflake = match Snowflake::last_at(1_672_531_199_999) {
@@ -54,14 +54,14 @@ impl Snowflake {
     ///     Err(_) => panic!("2022 is in range"),
     /// };
     /// assert_eq!(END_OF_2022.rfc3339().to_string(), "2022-12-31T23:59:59.999Z");
-    /// # Ok::<(), ComposeError>(())
+    /// # Ok::<(), FieldRangeError>(())
     /// ```
     ///
     /// # Errors
     ///
-    /// [`ComposeError::TimestampBeforeEpoch`] or [`ComposeError::TimestampAfterMax`] when
+    /// [`FieldRangeError::TimestampBeforeEpoch`] or [`FieldRangeError::TimestampAfterMax`] when
     /// no ID can carry that time.
-    pub const fn last_at(unix_ms: u64) -> Result<Snowflake, ComposeError> {
+    pub const fn last_at(unix_ms: u64) -> Result<Snowflake, FieldRangeError> {
         compose(
             unix_ms,
             MAX_DATACENTER as u64,
@@ -122,15 +122,15 @@ impl Snowflake {
     /// let err = Snowflake::try_from_i64(-5).unwrap_err();
     /// assert_eq!(err.value(), -5);
     /// assert_eq!(err.to_string(), "-5 is out of range: a snowflake id is in 0..=9223372036854775807");
-    /// # Ok::<(), snowflake_kit::OutOfRangeError>(())
+    /// # Ok::<(), snowflake_kit::IdRangeError>(())
     /// ```
     ///
     /// # Errors
     ///
-    /// [`OutOfRangeError`], naming the value, when it is negative.
-    pub const fn try_from_i64(value: i64) -> Result<Snowflake, OutOfRangeError> {
+    /// [`IdRangeError`], naming the value, when it is negative.
+    pub const fn try_from_i64(value: i64) -> Result<Snowflake, IdRangeError> {
         if value < 0 {
-            Err(OutOfRangeError::new(value as i128))
+            Err(IdRangeError::new(value as i128))
         } else {
             // `cast_unsigned` is not const before Rust 1.87; the value is not negative here.
             #[expect(clippy::cast_sign_loss, reason = "checked not negative above")]

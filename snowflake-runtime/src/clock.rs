@@ -23,7 +23,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 /// let generator = Generator::new(Identity::new(1, 1)?).with_clock(Fixed(AtomicU64::new(1_288_834_975_657)));
 /// assert_eq!(generator.next_id().as_u64(), 4_194_439_168);
 /// assert_eq!(generator.next_id().as_u64(), 4_194_439_169);
-/// # Ok::<(), snowflake_kit::ComposeError>(())
+/// # Ok::<(), snowflake_kit::FieldRangeError>(())
 /// ```
 pub trait Clock: Send + Sync {
     /// The current Unix time in milliseconds.

@@ -6,20 +6,21 @@ use crate::{
     TWITTER_EPOCH_RFC3339,
 };
 
-/// Why [`compose`](crate::compose) refused its arguments: which field, and the value given.
-///
-/// The message names the field, the value and the allowed range:
+/// A field's value outside its range: which field, and the value given. The error of
+/// [`compose`](crate::compose), [`Identity::new`](crate::Identity::new) and
+/// [`Field::check`](crate::Field::check); the message names the field, the value and the
+/// allowed range:
 ///
 /// ```
-/// use snowflake_kit::{compose, ComposeError};
+/// use snowflake_kit::{compose, FieldRangeError};
 ///
 /// let err = compose(1_288_834_975_657, 32, 1, 0).unwrap_err();
-/// assert_eq!(err, ComposeError::DatacenterOutOfRange(32));
+/// assert_eq!(err, FieldRangeError::DatacenterOutOfRange(32));
 /// assert_eq!(err.to_string(), "datacenter 32 is out of range 0..=31 (5 bits)");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum ComposeError {
+pub enum FieldRangeError {
     /// The timestamp (Unix ms) is before the Twitter epoch.
     TimestampBeforeEpoch(u64),
     /// The timestamp (Unix ms) is after 2080-07-10T17:30:30.208Z, the last one 41 bits hold.
@@ -32,7 +33,7 @@ pub enum ComposeError {
     SequenceOutOfRange(u64),
 }
 
-impl ComposeError {
+impl FieldRangeError {
     /// The field whose value was refused.
     ///
     /// ```
@@ -43,40 +44,40 @@ impl ComposeError {
     /// ```
     pub const fn field(&self) -> Field {
         match self {
-            ComposeError::TimestampBeforeEpoch(_) | ComposeError::TimestampAfterMax(_) => {
+            FieldRangeError::TimestampBeforeEpoch(_) | FieldRangeError::TimestampAfterMax(_) => {
                 Field::Timestamp
             }
-            ComposeError::DatacenterOutOfRange(_) => Field::Datacenter,
-            ComposeError::MachineOutOfRange(_) => Field::Machine,
-            ComposeError::SequenceOutOfRange(_) => Field::Sequence,
+            FieldRangeError::DatacenterOutOfRange(_) => Field::Datacenter,
+            FieldRangeError::MachineOutOfRange(_) => Field::Machine,
+            FieldRangeError::SequenceOutOfRange(_) => Field::Sequence,
         }
     }
 }
 
-impl fmt::Display for ComposeError {
+impl fmt::Display for FieldRangeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (field, value, max, bits) = match *self {
-            ComposeError::TimestampBeforeEpoch(ms) => {
+            FieldRangeError::TimestampBeforeEpoch(ms) => {
                 return write!(
                     f,
                     "timestamp {ms} ms is out of range {TWITTER_EPOCH_MS}..={MAX_TIMESTAMP_MS} ms: \
                      it is before the Twitter epoch ({TWITTER_EPOCH_RFC3339})"
                 );
             }
-            ComposeError::TimestampAfterMax(ms) => {
+            FieldRangeError::TimestampAfterMax(ms) => {
                 return write!(
                     f,
                     "timestamp {ms} ms is out of range {TWITTER_EPOCH_MS}..={MAX_TIMESTAMP_MS} ms: \
                      it is after the last one 41 bits hold ({MAX_TIMESTAMP_RFC3339})"
                 );
             }
-            ComposeError::DatacenterOutOfRange(v) => {
+            FieldRangeError::DatacenterOutOfRange(v) => {
                 ("datacenter", v, u64::from(MAX_DATACENTER), DATACENTER_BITS)
             }
-            ComposeError::MachineOutOfRange(v) => {
+            FieldRangeError::MachineOutOfRange(v) => {
                 ("machine", v, u64::from(MAX_MACHINE), MACHINE_BITS)
             }
-            ComposeError::SequenceOutOfRange(v) => {
+            FieldRangeError::SequenceOutOfRange(v) => {
                 ("sequence", v, u64::from(MAX_SEQUENCE), SEQUENCE_BITS)
             }
         };
@@ -84,7 +85,7 @@ impl fmt::Display for ComposeError {
     }
 }
 
-impl core::error::Error for ComposeError {}
+impl core::error::Error for FieldRangeError {}
 
 /// Why a field's text is not a whole number of decimal digits, in
 /// [`ParseFieldError::Number`].
@@ -162,7 +163,7 @@ pub enum ParseFieldError {
     /// A timestamp that is neither digits nor an RFC 3339 date the format can carry.
     Date(Rfc3339Error),
     /// A number (or date) outside the field's range.
-    OutOfRange(ComposeError),
+    OutOfRange(FieldRangeError),
 }
 
 impl ParseFieldError {
@@ -259,7 +260,8 @@ impl fmt::Display for WithInput<'_> {
             ),
             // A date out of range: its Unix ms too, which the message names.
             ParseFieldError::OutOfRange(
-                e @ (ComposeError::TimestampBeforeEpoch(ms) | ComposeError::TimestampAfterMax(ms)),
+                e @ (FieldRangeError::TimestampBeforeEpoch(ms)
+                | FieldRangeError::TimestampAfterMax(ms)),
             ) if !text.bytes().all(|b| b.is_ascii_digit()) => {
                 write!(f, "{e}; {text:?} is {ms} ms")
             }
@@ -346,14 +348,14 @@ impl core::error::Error for ParseSnowflakeError {}
 /// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct OutOfRangeError {
+pub struct IdRangeError {
     // Wide enough for every `u64` and every `i64`, so the message quotes what was given.
     value: i128,
 }
 
-impl OutOfRangeError {
-    pub(crate) const fn new(value: i128) -> OutOfRangeError {
-        OutOfRangeError { value }
+impl IdRangeError {
+    pub(crate) const fn new(value: i128) -> IdRangeError {
+        IdRangeError { value }
     }
 
     /// The number that was refused, as given.
@@ -367,7 +369,7 @@ impl OutOfRangeError {
     }
 }
 
-impl fmt::Display for OutOfRangeError {
+impl fmt::Display for IdRangeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -378,7 +380,7 @@ impl fmt::Display for OutOfRangeError {
     }
 }
 
-impl core::error::Error for OutOfRangeError {}
+impl core::error::Error for IdRangeError {}
 
 /// Why a [`Generator`](crate::Generator) could not issue an ID.
 ///

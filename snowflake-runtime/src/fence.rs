@@ -20,7 +20,7 @@
 //! // ...and when it loses its lease:
 //! generator.halt();
 //! assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
-//! # Ok::<(), snowflake_kit::ComposeError>(())
+//! # Ok::<(), snowflake_kit::FieldRangeError>(())
 //! ```
 
 /// The hooks a lease holder sets on its generator: a ceiling, a floor, and a halt.
@@ -47,7 +47,7 @@ pub trait Fence: sealed::Sealed {
     /// assert!(matches!(generator.try_next_id(), Err(GenerateError::AboveCeiling { .. })));
     /// generator.set_ceiling(None);
     /// assert!(generator.try_next_id().is_ok());
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     fn set_ceiling(&self, timestamp_ms: Option<u64>);
 
@@ -60,7 +60,7 @@ pub trait Fence: sealed::Sealed {
     /// assert_eq!(generator.ceiling(), None);
     /// generator.set_ceiling(Some(1_700_000_000_000));
     /// assert_eq!(generator.ceiling(), Some(1_700_000_000_000));
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     fn ceiling(&self) -> Option<u64>;
 
@@ -77,7 +77,7 @@ pub trait Fence: sealed::Sealed {
     /// let now = generator.next_id().timestamp_ms();
     /// generator.raise_floor(now);
     /// assert!(generator.next_id().timestamp_ms() > now);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     fn raise_floor(&self, timestamp_ms: u64);
 
@@ -96,7 +96,7 @@ pub trait Fence: sealed::Sealed {
     /// assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
     /// generator.resume();
     /// assert!(generator.next_id() > before);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     fn halt(&self);
 
@@ -109,7 +109,7 @@ pub trait Fence: sealed::Sealed {
     /// generator.halt();
     /// generator.resume();
     /// assert!(!generator.is_halted());
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     fn resume(&self);
 
@@ -119,7 +119,7 @@ pub trait Fence: sealed::Sealed {
     /// use snowflake_kit::fence::Fence;
     ///
     /// assert!(!snowflake_kit::Generator::new(snowflake_kit::Identity::new(1, 1)?).is_halted());
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     fn is_halted(&self) -> bool;
 }

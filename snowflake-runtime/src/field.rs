@@ -5,7 +5,7 @@ use core::fmt;
 
 use crate::error::NumberError;
 use crate::{
-    ComposeError, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS,
+    FieldRangeError, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS,
     MAX_TIMESTAMP_RFC3339, ParseFieldError, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339, parse_rfc3339,
 };
 
@@ -13,10 +13,10 @@ use crate::{
 /// that reports every bad field, where [`compose`](crate::compose) stops at the first.
 ///
 /// ```
-/// use snowflake_kit::{ComposeError, Field};
+/// use snowflake_kit::{FieldRangeError, Field};
 ///
 /// assert_eq!(Field::Datacenter.check(31), Ok(31));
-/// assert_eq!(Field::Datacenter.check(32), Err(ComposeError::DatacenterOutOfRange(32)));
+/// assert_eq!(Field::Datacenter.check(32), Err(FieldRangeError::DatacenterOutOfRange(32)));
 /// let bad: Vec<_> = Field::ALL
 ///     .iter()
 ///     .zip([1_288_834_975_657, 40, 1, 5000])
@@ -24,7 +24,7 @@ use crate::{
 ///     .collect();
 /// assert_eq!(
 ///     bad,
-///     [ComposeError::DatacenterOutOfRange(40), ComposeError::SequenceOutOfRange(5000)],
+///     [FieldRangeError::DatacenterOutOfRange(40), FieldRangeError::SequenceOutOfRange(5000)],
 /// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,7 +56,7 @@ impl Field {
         Field::Sequence,
     ];
 
-    /// Its name, as [`ComposeError`]'s messages write it.
+    /// Its name, as [`FieldRangeError`]'s messages write it.
     ///
     /// ```
     /// assert_eq!(snowflake_kit::Field::Machine.name(), "machine");
@@ -122,7 +122,7 @@ impl Field {
     ///
     /// ```
     /// use snowflake_kit::input::NumberError;
-    /// use snowflake_kit::{ComposeError, Field, ParseFieldError};
+    /// use snowflake_kit::{FieldRangeError, Field, ParseFieldError};
     ///
     /// assert_eq!(Field::Datacenter.parse("31"), Ok(31));
     /// assert_eq!(Field::Timestamp.parse("2022-06-28T16:07:40.105Z"), Ok(1_656_432_460_105));
@@ -132,7 +132,7 @@ impl Field {
     ///     Err(ParseFieldError::Number { field: Field::Sequence, error: NumberError::Negative }),
     /// );
     /// let err = Field::Datacenter.parse("32").unwrap_err();
-    /// assert_eq!(err, ParseFieldError::OutOfRange(ComposeError::DatacenterOutOfRange(32)));
+    /// assert_eq!(err, ParseFieldError::OutOfRange(FieldRangeError::DatacenterOutOfRange(32)));
     /// assert_eq!(err.to_string(), "datacenter 32 is out of range 0..=31 (5 bits)");
     /// assert_eq!(
     ///     Field::Machine.parse("0x1F").unwrap_err().with_input("0x1F").to_string(),
@@ -188,27 +188,27 @@ impl Field {
     ///
     /// # Errors
     ///
-    /// The [`ComposeError`] of this field when `value` is outside
+    /// The [`FieldRangeError`] of this field when `value` is outside
     /// [`min`](Field::min)`..=`[`max`](Field::max).
     ///
     /// ```
-    /// use snowflake_kit::{ComposeError, Field};
+    /// use snowflake_kit::{FieldRangeError, Field};
     ///
-    /// assert_eq!(Field::Timestamp.check(0), Err(ComposeError::TimestampBeforeEpoch(0)));
+    /// assert_eq!(Field::Timestamp.check(0), Err(FieldRangeError::TimestampBeforeEpoch(0)));
     /// assert_eq!(Field::Sequence.check(4095), Ok(4095));
     /// ```
-    pub const fn check(self, value: u64) -> Result<u64, ComposeError> {
+    pub const fn check(self, value: u64) -> Result<u64, FieldRangeError> {
         if value >= self.min() && value <= self.max() {
             return Ok(value);
         }
         Err(match self {
             Field::Timestamp if value < TWITTER_EPOCH_MS => {
-                ComposeError::TimestampBeforeEpoch(value)
+                FieldRangeError::TimestampBeforeEpoch(value)
             }
-            Field::Timestamp => ComposeError::TimestampAfterMax(value),
-            Field::Datacenter => ComposeError::DatacenterOutOfRange(value),
-            Field::Machine => ComposeError::MachineOutOfRange(value),
-            Field::Sequence => ComposeError::SequenceOutOfRange(value),
+            Field::Timestamp => FieldRangeError::TimestampAfterMax(value),
+            Field::Datacenter => FieldRangeError::DatacenterOutOfRange(value),
+            Field::Machine => FieldRangeError::MachineOutOfRange(value),
+            Field::Sequence => FieldRangeError::SequenceOutOfRange(value),
         })
     }
 }

@@ -96,7 +96,7 @@ impl Generator {
     ///
     /// let generator = Generator::new(Identity::new(1, 2)?);
     /// assert_eq!(generator.identity(), Identity::new(1, 2)?);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     // Loom's atomics cannot be built in a `const fn`: under `--cfg loom` it is a plain one.
     #[cfg(not(loom))]
@@ -141,7 +141,7 @@ impl<C: Clock> Generator<C> {
     ///
     /// let generator = Generator::new(Identity::new(1, 1)?).with_clock(Fixed(1_288_834_975_657));
     /// assert_eq!(generator.next_id().as_u64(), 4_194_439_168);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub fn with_clock<D: Clock>(self, clock: D) -> Generator<D> {
         Generator {
@@ -163,7 +163,7 @@ impl<C: Clock> Generator<C> {
     ///
     /// let generator = Generator::new(Identity::new(1, 1)?).with_tolerance(Duration::from_millis(50));
     /// assert_eq!(generator.tolerance(), Duration::from_millis(50));
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     #[must_use]
     pub const fn with_tolerance(mut self, tolerance: Duration) -> Self {
@@ -186,7 +186,7 @@ impl<C: Clock> Generator<C> {
     /// ```
     /// let generator = snowflake_kit::Generator::new(snowflake_kit::Identity::new(1, 1)?);
     /// assert_eq!(generator.tolerance(), std::time::Duration::from_secs(1));
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn tolerance(&self) -> Duration {
         Duration::from_millis(self.tolerance_ms)
@@ -199,7 +199,7 @@ impl<C: Clock> Generator<C> {
     ///
     /// let generator = Generator::new(Identity::new(1, 1)?);
     /// assert!(generator.clock().now_ms() > 0);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn clock(&self) -> &C {
         &self.clock
@@ -211,7 +211,7 @@ impl<C: Clock> Generator<C> {
     /// use snowflake_kit::{Generator, Identity};
     ///
     /// assert_eq!(Generator::new(Identity::new(11, 26)?).identity(), Identity::new(11, 26)?);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn identity(&self) -> Identity {
         self.identity
@@ -221,7 +221,7 @@ impl<C: Clock> Generator<C> {
     ///
     /// ```
     /// assert_eq!(snowflake_kit::Generator::new(snowflake_kit::Identity::new(11, 26)?).datacenter(), 11);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn datacenter(&self) -> u8 {
         self.identity.datacenter()
@@ -231,7 +231,7 @@ impl<C: Clock> Generator<C> {
     ///
     /// ```
     /// assert_eq!(snowflake_kit::Generator::new(snowflake_kit::Identity::new(11, 26)?).machine(), 26);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn machine(&self) -> u8 {
         self.identity.machine()
@@ -292,7 +292,7 @@ impl<C: Clock> Generator<C> {
     /// ```
     /// let generator = snowflake_kit::Generator::new(snowflake_kit::Identity::new(1, 1)?);
     /// assert!(generator.next_id() < generator.next_id());
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     ///
     /// # Blocks
@@ -400,7 +400,7 @@ impl<C: Clock> Generator<C> {
     /// let mut ids = vec![snowflake_kit::Snowflake::MAX; 10_000];
     /// generator.fill(&mut ids);
     /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     ///
     /// # Blocks

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::{ComposeError, Field, MACHINE_BITS};
+use crate::{Field, FieldRangeError, MACHINE_BITS};
 
 /// Machines per datacenter.
 const MACHINES: u16 = 1 << MACHINE_BITS;
@@ -18,7 +18,7 @@ const MACHINES: u16 = 1 << MACHINE_BITS;
 /// assert_eq!(identity.to_string(), "01/31");
 /// assert_eq!(Identity::from_index(identity.index()), identity);
 /// assert!(Identity::new(32, 0).is_err());
-/// # Ok::<(), snowflake_kit::ComposeError>(())
+/// # Ok::<(), snowflake_kit::FieldRangeError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Identity {
@@ -33,15 +33,15 @@ impl Identity {
     /// The identity of `datacenter` and `machine`, each checked against its field's range.
     ///
     /// ```
-    /// use snowflake_kit::{ComposeError, Identity};
+    /// use snowflake_kit::{FieldRangeError, Identity};
     ///
-    /// assert_eq!(Identity::new(3, 40), Err(ComposeError::MachineOutOfRange(40)));
+    /// assert_eq!(Identity::new(3, 40), Err(FieldRangeError::MachineOutOfRange(40)));
     /// ```
     ///
     /// # Errors
     ///
-    /// The [`ComposeError`] of the first value out of range, the datacenter first.
-    pub const fn new(datacenter: u64, machine: u64) -> Result<Identity, ComposeError> {
+    /// The [`FieldRangeError`] of the first value out of range, the datacenter first.
+    pub const fn new(datacenter: u64, machine: u64) -> Result<Identity, FieldRangeError> {
         if let Err(e) = Field::Datacenter.check(datacenter) {
             return Err(e);
         }
@@ -65,7 +65,7 @@ impl Identity {
     ///
     /// assert_eq!(Identity::from_index(33), Identity::new(1, 1)?);
     /// assert_eq!(Identity::from_index(1024 + 33), Identity::new(1, 1)?);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn from_index(index: u16) -> Identity {
         let index = index % Self::COUNT;
@@ -80,7 +80,7 @@ impl Identity {
     ///
     /// ```
     /// assert_eq!(snowflake_kit::Identity::new(31, 31)?.index(), 1023);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn index(self) -> u16 {
         self.datacenter as u16 * MACHINES + self.machine as u16
@@ -90,7 +90,7 @@ impl Identity {
     ///
     /// ```
     /// assert_eq!(snowflake_kit::Identity::new(11, 26)?.datacenter(), 11);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn datacenter(self) -> u8 {
         self.datacenter
@@ -100,7 +100,7 @@ impl Identity {
     ///
     /// ```
     /// assert_eq!(snowflake_kit::Identity::new(11, 26)?.machine(), 26);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn machine(self) -> u8 {
         self.machine

@@ -13,7 +13,7 @@
 //! let id = compose(1_288_834_975_657, 1, 26, 0)?;
 //! assert_eq!((id.as_u64() >> MACHINE_SHIFT) & ((1 << MACHINE_BITS) - 1), 26);
 //! assert_eq!(Segment::Machine.value(id), 26);
-//! # Ok::<(), snowflake_kit::ComposeError>(())
+//! # Ok::<(), snowflake_kit::FieldRangeError>(())
 //! ```
 
 pub use crate::segment::{Segment, SegmentValue};

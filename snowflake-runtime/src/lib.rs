@@ -30,7 +30,7 @@
 //! [its README's table](https://github.com/snowflake-kit/snowflake-kit#features).
 //!
 //! A negative BIGINT read as a [`Snowflake`] is an error naming the value
-//! ([`OutOfRangeError`], from [`Snowflake::try_from_i64`]), and [`Snowflake::issued_in`]
+//! ([`IdRangeError`], from [`Snowflake::try_from_i64`]), and [`Snowflake::issued_in`]
 //! (or [`Snowflake::first_at`]/[`Snowflake::last_at`]) bound a time range:
 //! `WHERE id BETWEEN $1 AND $2`.
 //!
@@ -89,7 +89,7 @@ pub use crate::baked::BakedSnowflake;
 #[cfg(feature = "std")]
 pub use crate::clock::{Clock, SystemClock};
 pub use crate::error::{
-    ComposeError, GenerateError, OutOfRangeError, ParseFieldError, ParseSnowflakeError,
+    FieldRangeError, GenerateError, IdRangeError, ParseFieldError, ParseSnowflakeError,
 };
 pub use crate::field::Field;
 #[cfg(feature = "std")]

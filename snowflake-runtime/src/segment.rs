@@ -120,7 +120,7 @@ impl Segment {
     ///
     /// let id = compose(1_288_834_975_657, 1, 2, 3)?;
     /// assert_eq!(Segment::ALL.map(|s| s.value(id)), [0, 1000, 1, 2, 3]);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn value(self, id: Snowflake) -> u64 {
         (id.as_u64() >> self.shift()) & ((1 << self.width()) - 1)
@@ -140,7 +140,7 @@ impl Segment {
 /// let [_, _, dc, _, seq] = id.segments();
 /// assert_eq!((dc.segment, dc.value), (Segment::Datacenter, 1));
 /// assert_eq!(format!("{dc:b} {seq:b}"), "00001 000000000011");
-/// # Ok::<(), snowflake_kit::ComposeError>(())
+/// # Ok::<(), snowflake_kit::FieldRangeError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SegmentValue {

@@ -2,8 +2,8 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::{
-    ComposeError, DATACENTER_SHIFT, Field, MACHINE_SHIFT, MAX_DATACENTER, MAX_MACHINE,
-    MAX_SEQUENCE, OutOfRangeError, ParseSnowflakeError, Rfc3339, SEQUENCE_SHIFT, Segment,
+    DATACENTER_SHIFT, Field, FieldRangeError, IdRangeError, MACHINE_SHIFT, MAX_DATACENTER,
+    MAX_MACHINE, MAX_SEQUENCE, ParseSnowflakeError, Rfc3339, SEQUENCE_SHIFT, Segment,
     TIMESTAMP_SHIFT, TWITTER_EPOCH_MS,
 };
 
@@ -25,7 +25,7 @@ const SEQUENCE_MASK: u64 = MAX_SEQUENCE as u64;
 /// assert_eq!(u64::from(tweet), 1_541_815_603_606_036_480);
 /// assert_eq!(i64::from(tweet), 1_541_815_603_606_036_480); // a BIGINT
 /// assert!(Snowflake::try_from(u64::MAX).is_err());
-/// # Ok::<(), snowflake_kit::OutOfRangeError>(())
+/// # Ok::<(), snowflake_kit::IdRangeError>(())
 /// ```
 ///
 /// Values read from an ID have the narrowest type that holds them (`u64` milliseconds,
@@ -70,7 +70,7 @@ pub struct Snowflake(u64);
 /// assert_eq!(p, Parts { timestamp_ms: 1_288_834_975_657, datacenter: 1, machine: 1, sequence: 0 });
 /// let again = compose(p.timestamp_ms, p.datacenter.into(), p.machine.into(), p.sequence.into())?;
 /// assert_eq!(again.as_u64(), 4_194_439_168);
-/// # Ok::<(), snowflake_kit::ComposeError>(())
+/// # Ok::<(), snowflake_kit::FieldRangeError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Parts {
@@ -92,10 +92,10 @@ pub struct Parts {
 /// reported.
 ///
 /// ```
-/// use snowflake_kit::{compose, ComposeError};
+/// use snowflake_kit::{compose, FieldRangeError};
 ///
 /// assert_eq!(compose(1_288_834_975_657, 1, 1, 0)?.as_u64(), 4_194_439_168);
-/// assert_eq!(compose(1_288_834_975_657, 32, 1, 0), Err(ComposeError::DatacenterOutOfRange(32)));
+/// assert_eq!(compose(1_288_834_975_657, 32, 1, 0), Err(FieldRangeError::DatacenterOutOfRange(32)));
 ///
 /// // Usable in constants: a bad value fails the build.
 /// const ID: u64 = match compose(1_288_834_975_657, 1, 1, 0) {
@@ -103,18 +103,18 @@ pub struct Parts {
 ///     Err(_) => panic!("bad id"),
 /// };
 /// assert_eq!(ID, 4_194_439_168);
-/// # Ok::<(), ComposeError>(())
+/// # Ok::<(), FieldRangeError>(())
 /// ```
 ///
 /// # Errors
 ///
-/// A [`ComposeError`] naming the first field out of range.
+/// A [`FieldRangeError`] naming the first field out of range.
 pub const fn compose(
     timestamp_ms: u64,
     datacenter: u64,
     machine: u64,
     sequence: u64,
-) -> Result<Snowflake, ComposeError> {
+) -> Result<Snowflake, FieldRangeError> {
     let values = [timestamp_ms, datacenter, machine, sequence];
     let mut i = 0;
     while i < values.len() {
@@ -174,7 +174,7 @@ impl Snowflake {
     /// ```
     /// let id = snowflake_kit::compose(1_288_834_975_657, 1, 1, 0)?;
     /// assert_eq!(id.as_u64(), 4_194_439_168);
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn as_u64(self) -> u64 {
         self.0
@@ -266,7 +266,7 @@ impl Snowflake {
     ///     id.segmented_binary().to_string(),
     ///     "0 00000000000000000000000000000001111101000 00001 00001 000000000000",
     /// );
-    /// # Ok::<(), snowflake_kit::ComposeError>(())
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn segmented_binary(self) -> SegmentedBinary {
         SegmentedBinary(self.0)
@@ -421,15 +421,15 @@ impl FromStr for Snowflake {
     }
 }
 
-/// Fails with [`OutOfRangeError`], which names the value, when its sign bit is set
+/// Fails with [`IdRangeError`], which names the value, when its sign bit is set
 /// (past `i64::MAX`). The one `TryFrom` of an integer, so that an untyped literal
 /// (`Snowflake::try_from(1541815603606036480)`) needs no suffix; a BIGINT's `i64` goes
 /// through [`Snowflake::try_from_i64`].
 impl TryFrom<u64> for Snowflake {
-    type Error = OutOfRangeError;
+    type Error = IdRangeError;
 
     fn try_from(value: u64) -> Result<Self, Self::Error> {
-        Snowflake::from_u64(value).ok_or(OutOfRangeError::new(i128::from(value)))
+        Snowflake::from_u64(value).ok_or(IdRangeError::new(i128::from(value)))
     }
 }
 

@@ -3,7 +3,7 @@
 //! format.
 
 use proptest::prelude::*;
-use snowflake_runtime::{ComposeError, MAX_TIMESTAMP_MS, Snowflake, TWITTER_EPOCH_MS, compose};
+use snowflake_runtime::{FieldRangeError, MAX_TIMESTAMP_MS, Snowflake, TWITTER_EPOCH_MS, compose};
 
 /// 2022-06-28T16:07:40.105Z.
 const T: u64 = 1_656_432_460_105;
@@ -35,11 +35,11 @@ fn bounds_before_the_epoch_are_errors() {
     let before = TWITTER_EPOCH_MS - 1;
     assert_eq!(
         Snowflake::first_at(before),
-        Err(ComposeError::TimestampBeforeEpoch(before))
+        Err(FieldRangeError::TimestampBeforeEpoch(before))
     );
     assert_eq!(
         Snowflake::last_at(before),
-        Err(ComposeError::TimestampBeforeEpoch(before))
+        Err(FieldRangeError::TimestampBeforeEpoch(before))
     );
 }
 
@@ -48,11 +48,11 @@ fn bounds_after_2080_are_errors() {
     let after = MAX_TIMESTAMP_MS + 1;
     assert_eq!(
         Snowflake::first_at(after),
-        Err(ComposeError::TimestampAfterMax(after))
+        Err(FieldRangeError::TimestampAfterMax(after))
     );
     assert_eq!(
         Snowflake::last_at(after),
-        Err(ComposeError::TimestampAfterMax(after))
+        Err(FieldRangeError::TimestampAfterMax(after))
     );
 }
 

@@ -7,7 +7,7 @@ use snowflake_runtime::layout::{
     TWITTER_EPOCH_RFC3339,
 };
 use snowflake_runtime::{
-    ComposeError, Field, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS,
+    Field, FieldRangeError, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS,
     ParseSnowflakeError, Parts, Snowflake, TWITTER_EPOCH_MS, compose,
 };
 
@@ -82,7 +82,7 @@ fn largest_id_is_i64_max() {
 fn timestamp_one_before_epoch() {
     assert_eq!(
         compose(TWITTER_EPOCH_MS - 1, 0, 0, 0),
-        Err(ComposeError::TimestampBeforeEpoch(TWITTER_EPOCH_MS - 1))
+        Err(FieldRangeError::TimestampBeforeEpoch(TWITTER_EPOCH_MS - 1))
     );
 }
 
@@ -90,7 +90,7 @@ fn timestamp_one_before_epoch() {
 fn timestamp_zero() {
     assert_eq!(
         compose(0, 0, 0, 0),
-        Err(ComposeError::TimestampBeforeEpoch(0))
+        Err(FieldRangeError::TimestampBeforeEpoch(0))
     );
 }
 
@@ -98,7 +98,7 @@ fn timestamp_zero() {
 fn timestamp_one_after_max() {
     assert_eq!(
         compose(MAX_TIMESTAMP_MS + 1, 0, 0, 0),
-        Err(ComposeError::TimestampAfterMax(MAX_TIMESTAMP_MS + 1))
+        Err(FieldRangeError::TimestampAfterMax(MAX_TIMESTAMP_MS + 1))
     );
 }
 
@@ -106,7 +106,7 @@ fn timestamp_one_after_max() {
 fn timestamp_u64_max() {
     assert_eq!(
         compose(u64::MAX, 0, 0, 0),
-        Err(ComposeError::TimestampAfterMax(u64::MAX))
+        Err(FieldRangeError::TimestampAfterMax(u64::MAX))
     );
 }
 
@@ -118,11 +118,11 @@ fn datacenter_bounds() {
     );
     assert_eq!(
         compose(TWITTER_EPOCH_MS, 32, 0, 0),
-        Err(ComposeError::DatacenterOutOfRange(32))
+        Err(FieldRangeError::DatacenterOutOfRange(32))
     );
     assert_eq!(
         compose(TWITTER_EPOCH_MS, u64::MAX, 0, 0),
-        Err(ComposeError::DatacenterOutOfRange(u64::MAX))
+        Err(FieldRangeError::DatacenterOutOfRange(u64::MAX))
     );
 }
 
@@ -131,11 +131,11 @@ fn machine_bounds() {
     assert_eq!(compose(TWITTER_EPOCH_MS, 0, 31, 0).unwrap().machine(), 31);
     assert_eq!(
         compose(TWITTER_EPOCH_MS, 0, 32, 0),
-        Err(ComposeError::MachineOutOfRange(32))
+        Err(FieldRangeError::MachineOutOfRange(32))
     );
     assert_eq!(
         compose(TWITTER_EPOCH_MS, 0, u64::MAX, 0),
-        Err(ComposeError::MachineOutOfRange(u64::MAX))
+        Err(FieldRangeError::MachineOutOfRange(u64::MAX))
     );
 }
 
@@ -147,11 +147,11 @@ fn sequence_bounds() {
     );
     assert_eq!(
         compose(TWITTER_EPOCH_MS, 0, 0, 4096),
-        Err(ComposeError::SequenceOutOfRange(4096))
+        Err(FieldRangeError::SequenceOutOfRange(4096))
     );
     assert_eq!(
         compose(TWITTER_EPOCH_MS, 0, 0, u64::MAX),
-        Err(ComposeError::SequenceOutOfRange(u64::MAX))
+        Err(FieldRangeError::SequenceOutOfRange(u64::MAX))
     );
 }
 
@@ -160,7 +160,7 @@ fn a_wide_value_is_not_truncated_into_range() {
     // 32 + 2^32 would be 32 again in a u32, and 0 in the 5 bits of a careless shift.
     assert_eq!(
         compose(TWITTER_EPOCH_MS, 1 << 32, 0, 0),
-        Err(ComposeError::DatacenterOutOfRange(1 << 32))
+        Err(FieldRangeError::DatacenterOutOfRange(1 << 32))
     );
 }
 
@@ -168,11 +168,11 @@ fn a_wide_value_is_not_truncated_into_range() {
 fn first_bad_field_is_reported() {
     assert_eq!(
         compose(u64::MAX, u64::MAX, u64::MAX, u64::MAX),
-        Err(ComposeError::TimestampAfterMax(u64::MAX))
+        Err(FieldRangeError::TimestampAfterMax(u64::MAX))
     );
     assert_eq!(
         compose(TWITTER_EPOCH_MS, 0, u64::MAX, u64::MAX),
-        Err(ComposeError::MachineOutOfRange(u64::MAX))
+        Err(FieldRangeError::MachineOutOfRange(u64::MAX))
     );
 }
 
@@ -180,25 +180,25 @@ fn first_bad_field_is_reported() {
 fn compose_error_messages() {
     let cases = [
         (
-            ComposeError::TimestampBeforeEpoch(5),
+            FieldRangeError::TimestampBeforeEpoch(5),
             "timestamp 5 ms is out of range 1288834974657..=3487858230208 ms: \
              it is before the Twitter epoch (2010-11-04T01:42:54.657Z)",
         ),
         (
-            ComposeError::TimestampAfterMax(3_487_858_230_209),
+            FieldRangeError::TimestampAfterMax(3_487_858_230_209),
             "timestamp 3487858230209 ms is out of range 1288834974657..=3487858230208 ms: \
              it is after the last one 41 bits hold (2080-07-10T17:30:30.208Z)",
         ),
         (
-            ComposeError::DatacenterOutOfRange(32),
+            FieldRangeError::DatacenterOutOfRange(32),
             "datacenter 32 is out of range 0..=31 (5 bits)",
         ),
         (
-            ComposeError::MachineOutOfRange(40),
+            FieldRangeError::MachineOutOfRange(40),
             "machine 40 is out of range 0..=31 (5 bits)",
         ),
         (
-            ComposeError::SequenceOutOfRange(4096),
+            FieldRangeError::SequenceOutOfRange(4096),
             "sequence 4096 is out of range 0..=4095 (12 bits)",
         ),
     ];
@@ -209,7 +209,7 @@ fn compose_error_messages() {
 
 #[test]
 fn compose_error_is_an_error() {
-    let error: Box<dyn std::error::Error> = Box::new(ComposeError::MachineOutOfRange(32));
+    let error: Box<dyn std::error::Error> = Box::new(FieldRangeError::MachineOutOfRange(32));
     assert_eq!(
         error.to_string(),
         "machine 32 is out of range 0..=31 (5 bits)"
@@ -289,11 +289,11 @@ fn field_ranges_on_both_sides() {
     }
     assert_eq!(
         Field::Timestamp.check(TWITTER_EPOCH_MS - 1),
-        Err(ComposeError::TimestampBeforeEpoch(TWITTER_EPOCH_MS - 1))
+        Err(FieldRangeError::TimestampBeforeEpoch(TWITTER_EPOCH_MS - 1))
     );
     assert_eq!(
         Field::Timestamp.check(MAX_TIMESTAMP_MS + 1),
-        Err(ComposeError::TimestampAfterMax(MAX_TIMESTAMP_MS + 1))
+        Err(FieldRangeError::TimestampAfterMax(MAX_TIMESTAMP_MS + 1))
     );
     assert_eq!(
         Field::Sequence.check(4096).unwrap_err().to_string(),
@@ -545,9 +545,9 @@ proptest! {
         seq in 4096..=u64::MAX,
     ) {
         prop_assert!(compose(ts, 0, 0, 0).is_err());
-        prop_assert_eq!(compose(TWITTER_EPOCH_MS, dc, 0, 0), Err(ComposeError::DatacenterOutOfRange(dc)));
-        prop_assert_eq!(compose(TWITTER_EPOCH_MS, 0, machine, 0), Err(ComposeError::MachineOutOfRange(machine)));
-        prop_assert_eq!(compose(TWITTER_EPOCH_MS, 0, 0, seq), Err(ComposeError::SequenceOutOfRange(seq)));
+        prop_assert_eq!(compose(TWITTER_EPOCH_MS, dc, 0, 0), Err(FieldRangeError::DatacenterOutOfRange(dc)));
+        prop_assert_eq!(compose(TWITTER_EPOCH_MS, 0, machine, 0), Err(FieldRangeError::MachineOutOfRange(machine)));
+        prop_assert_eq!(compose(TWITTER_EPOCH_MS, 0, 0, seq), Err(FieldRangeError::SequenceOutOfRange(seq)));
     }
 }
 

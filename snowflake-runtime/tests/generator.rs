@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use snowflake_runtime::__private::check_wait;
 use snowflake_runtime::fence::Fence;
 use snowflake_runtime::{
-    Clock, ComposeError, GenerateError, Generator, Identity, MAX_TIMESTAMP_MS, Snowflake,
+    Clock, FieldRangeError, GenerateError, Generator, Identity, MAX_TIMESTAMP_MS, Snowflake,
     SystemClock, TWITTER_EPOCH_MS,
 };
 
@@ -102,19 +102,19 @@ fn static_generator() {
 fn constructors_check_ranges() {
     assert_eq!(
         Identity::new(32, 0).err(),
-        Some(ComposeError::DatacenterOutOfRange(32))
+        Some(FieldRangeError::DatacenterOutOfRange(32))
     );
     assert_eq!(
         Identity::new(0, 32).err(),
-        Some(ComposeError::MachineOutOfRange(32))
+        Some(FieldRangeError::MachineOutOfRange(32))
     );
     assert_eq!(
         Identity::new(u64::MAX, 0).err(),
-        Some(ComposeError::DatacenterOutOfRange(u64::MAX))
+        Some(FieldRangeError::DatacenterOutOfRange(u64::MAX))
     );
     assert_eq!(
         Identity::new(0, 1 << 40).err(),
-        Some(ComposeError::MachineOutOfRange(1 << 40))
+        Some(FieldRangeError::MachineOutOfRange(1 << 40))
     );
     assert!(Identity::new(31, 31).is_ok());
 }

@@ -6,7 +6,7 @@ use snowflake_runtime::__private::parse_decimal;
 use snowflake_runtime::input::NumberError;
 use snowflake_runtime::layout::Segment;
 use snowflake_runtime::{
-    ComposeError, Field, Identity, MAX_TIMESTAMP_MS, ParseFieldError, Rfc3339Error, Snowflake,
+    Field, FieldRangeError, Identity, MAX_TIMESTAMP_MS, ParseFieldError, Rfc3339Error, Snowflake,
     TWITTER_EPOCH_MS,
 };
 
@@ -57,7 +57,7 @@ fn field_text_both_sides_of_every_bound() {
     assert_eq!(
         Field::Timestamp.parse(&(TWITTER_EPOCH_MS - 1).to_string()),
         Err(ParseFieldError::OutOfRange(
-            ComposeError::TimestampBeforeEpoch(TWITTER_EPOCH_MS - 1)
+            FieldRangeError::TimestampBeforeEpoch(TWITTER_EPOCH_MS - 1)
         ))
     );
     assert_eq!(
@@ -166,11 +166,11 @@ fn identities_are_the_1024_pairs() {
     }
     assert_eq!(
         Identity::new(32, 0),
-        Err(ComposeError::DatacenterOutOfRange(32))
+        Err(FieldRangeError::DatacenterOutOfRange(32))
     );
     assert_eq!(
         Identity::new(0, 32),
-        Err(ComposeError::MachineOutOfRange(32))
+        Err(FieldRangeError::MachineOutOfRange(32))
     );
     assert_eq!(Identity::new(31, 31).unwrap().to_string(), "31/31");
 }

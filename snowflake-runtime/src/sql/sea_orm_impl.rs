@@ -12,7 +12,7 @@ use sea_orm::{
     Value,
 };
 
-use crate::{OutOfRangeError, Snowflake};
+use crate::{IdRangeError, Snowflake};
 
 /// Binds the ID as a BIGINT.
 impl From<Snowflake> for Value {
@@ -29,7 +29,7 @@ impl TryGetable for Snowflake {
     }
 }
 
-fn into_db_err(err: OutOfRangeError) -> DbErr {
+fn into_db_err(err: IdRangeError) -> DbErr {
     DbErr::TryIntoErr {
         from: "i64",
         into: "Snowflake",
