@@ -57,6 +57,10 @@ struct Books {
     by_ms: HashMap<u64, Incarnation>,
     ids: HashSet<u64>,
     checked: u64,
+    /// The process that issued the last ID checked, and how often the next ID came from
+    /// another: the identity changed hands.
+    last_issuer: Option<Incarnation>,
+    handovers: u64,
     breaches: HashMap<Breach, (u64, String)>,
     trace: VecDeque<String>,
     /// The trace when the first breach was seen.
@@ -74,6 +78,8 @@ pub(crate) struct Ledger {
 /// The outcome of one seed.
 pub(crate) struct Report {
     pub(crate) checked: u64,
+    /// How often an ID came from another process than the one before it.
+    pub(crate) handovers: u64,
     /// Each kind of breach seen: how many, and the first.
     pub(crate) breaches: Vec<(Breach, u64, String)>,
     pub(crate) trace: Vec<String>,
@@ -134,6 +140,10 @@ impl Ledger {
         let ms = id.timestamp_ms();
         let mut books = self.books();
         books.checked += 1;
+        if books.last_issuer.is_some_and(|last| last != incarnation) {
+            books.handovers += 1;
+        }
+        books.last_issuer = Some(incarnation);
         let mut found = Vec::new();
         match books.by_ms.get(&ms) {
             Some(other) if *other != incarnation => found.push((
@@ -208,6 +218,7 @@ impl Ledger {
         breaches.sort_by_key(|(breach, _, _)| *breach);
         Report {
             checked: books.checked,
+            handovers: books.handovers,
             breaches,
             trace: books
                 .trace_at_breach
