@@ -22,8 +22,8 @@ use crate::error::ApiError;
 use crate::error::Body;
 use crate::form::{Spaces, compose_form, decode_text};
 use crate::issuer::IdentityJson;
+use crate::openapi::fields::{self, DcQuery, IdPath, MachineQuery, SeqQuery, TsQuery};
 use crate::query::Params;
-use crate::schema::{self, DcQuery, IdPath, MachineQuery, SeqQuery, TsQuery};
 
 /// The most IDs one `/v1/ids` request takes: a millisecond's worth.
 pub(crate) const MAX_COUNT: u64 = Field::Sequence.max() + 1;
@@ -33,14 +33,14 @@ pub(crate) const MAX_COUNT: u64 = Field::Sequence.max() + 1;
 pub(crate) struct IdJson {
     /// The ID, as a string of decimal digits (JSON numbers lose digits past 2^53).
     id: String,
-    #[schema(schema_with = schema::timestamp_ms)]
+    #[schema(schema_with = fields::timestamp_ms)]
     timestamp_ms: u64,
     time: String,
-    #[schema(schema_with = schema::datacenter)]
+    #[schema(schema_with = fields::datacenter)]
     datacenter: u8,
-    #[schema(schema_with = schema::machine)]
+    #[schema(schema_with = fields::machine)]
     machine: u8,
-    #[schema(schema_with = schema::sequence)]
+    #[schema(schema_with = fields::sequence)]
     sequence: u16,
     binary: String,
     /// The five segments, for the page's script: it renders them, knowing nothing of the format.
@@ -115,7 +115,7 @@ struct CountQuery;
 
 impl PartialSchema for CountQuery {
     fn schema() -> RefOr<Schema> {
-        schema::integer(1, MAX_COUNT).into()
+        fields::integer(1, MAX_COUNT).into()
     }
 }
 

@@ -8,7 +8,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use crate::issuer::Unavailable;
+use crate::issuer::Refusal;
 
 /// A bad value: which field (its short key, or `id`), and the runtime's words.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -57,7 +57,7 @@ impl From<FieldError> for ApiError {
 /// The body of every error: `error` always, `errors` (every bad field) for a 400.
 #[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct Body {
-    error: Error,
+    error: ErrorDetail,
     #[serde(skip_serializing_if = "Option::is_none")]
     errors: Option<Vec<FieldError>>,
 }
@@ -66,7 +66,7 @@ impl Body {
     /// An error no field is to blame for.
     pub(crate) fn plain(message: String) -> Body {
         Body {
-            error: Error {
+            error: ErrorDetail {
                 field: None,
                 message,
             },
@@ -77,7 +77,7 @@ impl Body {
 
 /// What went wrong: the field, if one is to blame, and what is allowed.
 #[derive(Serialize, utoipa::ToSchema)]
-pub(crate) struct Error {
+pub(crate) struct ErrorDetail {
     #[schema(value_type = Option<String>)]
     field: Option<&'static str>,
     message: String,
@@ -89,11 +89,11 @@ impl IntoResponse for ApiError {
         let (status, body, header) = match self {
             ApiError::BadRequest(errors) => {
                 let first = errors.first().map_or_else(
-                    || Error {
+                    || ErrorDetail {
                         field: None,
                         message: "bad request".to_owned(),
                     },
-                    |e| Error {
+                    |e| ErrorDetail {
                         field: Some(e.field),
                         message: e.message.clone(),
                     },
@@ -133,8 +133,8 @@ impl IntoResponse for ApiError {
     }
 }
 
-impl From<Unavailable> for ApiError {
-    fn from(why: Unavailable) -> ApiError {
+impl From<Refusal> for ApiError {
+    fn from(why: Refusal) -> ApiError {
         ApiError::Unavailable(why.0)
     }
 }

@@ -8,7 +8,7 @@ use snowflake_kit::{Clock, GenerateError, Generator, Identity, Snowflake, System
 use snowflake_lease::{Choice, LeasedGenerator, State, StoreKind};
 
 use crate::fair::Queue;
-use crate::schema;
+use crate::openapi::fields;
 
 /// The service's source of IDs.
 pub(crate) enum Issuer {
@@ -62,9 +62,9 @@ impl Lease {
         let _ = self.generator.set(generator);
     }
 
-    fn generator(&self) -> Result<&LeasedGenerator, Unavailable> {
+    fn generator(&self) -> Result<&LeasedGenerator, Refusal> {
         self.generator.get().ok_or_else(|| {
-            Unavailable(
+            Refusal(
                 self.waiting
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
@@ -76,7 +76,7 @@ impl Lease {
 
 /// Why no ID was issued, for a 503: no identity, a claim that waits, or the generator's
 /// error (as [`Queue`] passes it on) in words for the client.
-pub(crate) struct Unavailable(pub(crate) String);
+pub(crate) struct Refusal(pub(crate) String);
 
 /// At most once per second: `due(second)` is true for the first call of each second.
 struct OncePerSecond(std::sync::atomic::AtomicU64);
@@ -105,8 +105,8 @@ fn clock_refusal(e: &GenerateError) {
     }
 }
 
-impl From<GenerateError> for Unavailable {
-    fn from(e: GenerateError) -> Unavailable {
+impl From<GenerateError> for Refusal {
+    fn from(e: GenerateError) -> Refusal {
         if matches!(
             e,
             GenerateError::ClockMovedBackwards { .. }
@@ -126,7 +126,7 @@ impl From<GenerateError> for Unavailable {
             }
             other => other.to_string(),
         };
-        Unavailable(reason)
+        Refusal(reason)
     }
 }
 
@@ -144,10 +144,10 @@ pub(crate) struct IdentityJson {
     #[schema(value_type = Option<String>)]
     store: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(schema_with = schema::datacenter)]
+    #[schema(schema_with = fields::datacenter)]
     datacenter: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(schema_with = schema::machine)]
+    #[schema(schema_with = fields::machine)]
     machine: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
     state: Option<String>,
@@ -240,7 +240,7 @@ async fn fill(
     try_fill_now: impl Fn(&mut [Snowflake]) -> Result<usize, GenerateError>,
     check_wait: impl Fn(u64, u64, Duration) -> Result<(), GenerateError>,
     clock: &impl Clock,
-) -> Result<(), Unavailable> {
+) -> Result<(), Refusal> {
     let mut done = 0;
     queue
         .issue(
@@ -260,9 +260,9 @@ async fn fill(
 
 impl Issuer {
     /// The generator that issues, if there is one now (shared by the tasks that wait on it).
-    fn source(&self) -> Result<&(dyn Source + Sync), Unavailable> {
+    fn source(&self) -> Result<&(dyn Source + Sync), Refusal> {
         match self {
-            Issuer::None => Err(Unavailable(NO_IDENTITY.to_owned())),
+            Issuer::None => Err(Refusal(NO_IDENTITY.to_owned())),
             Issuer::Unleased(generator) => Ok(generator),
             Issuer::Leased(lease) => Ok(lease.generator()?),
         }
@@ -271,7 +271,7 @@ impl Issuer {
     /// One ID. Where the generator would wait for the clock (a used-up millisecond, a
     /// clock that stepped back), the task waits on a timer in `queue`: the worker thread
     /// goes on serving other requests.
-    pub(crate) async fn next_id(&self, queue: &Queue) -> Result<Snowflake, Unavailable> {
+    pub(crate) async fn next_id(&self, queue: &Queue) -> Result<Snowflake, Refusal> {
         let source = self.source()?;
         let id = queue
             .issue_one(
@@ -286,11 +286,7 @@ impl Issuer {
 
     /// `out.len()` IDs, increasing; waits for the clock as `next_id` does, taking what
     /// each millisecond has in its turn.
-    pub(crate) async fn fill(
-        &self,
-        queue: &Queue,
-        out: &mut [Snowflake],
-    ) -> Result<(), Unavailable> {
+    pub(crate) async fn fill(&self, queue: &Queue, out: &mut [Snowflake]) -> Result<(), Refusal> {
         let source = self.source()?;
         fill(
             queue,
@@ -303,9 +299,9 @@ impl Issuer {
     }
 
     /// Whether an ID could be issued now: an identity held, its ceiling ahead of the clock.
-    pub(crate) fn ready(&self) -> Result<(), Unavailable> {
+    pub(crate) fn ready(&self) -> Result<(), Refusal> {
         match self {
-            Issuer::None => Err(Unavailable(NO_IDENTITY.to_owned())),
+            Issuer::None => Err(Refusal(NO_IDENTITY.to_owned())),
             Issuer::Unleased(_) => {
                 // Without taking an ID: can the clock's reading be one?
                 let now_ms = SystemClock.now_ms();
@@ -314,7 +310,7 @@ impl Issuer {
                 {
                     Ok(())
                 } else {
-                    Err(Unavailable(format!(
+                    Err(Refusal(format!(
                         "the clock reads {now_ms} ms, outside the times an ID can carry"
                     )))
                 }
@@ -322,13 +318,10 @@ impl Issuer {
             Issuer::Leased(lease) => {
                 let status = lease.generator()?.status();
                 if status.state != State::Holding {
-                    return Err(Unavailable(format!(
-                        "the lease is not held: {}",
-                        status.state
-                    )));
+                    return Err(Refusal(format!("the lease is not held: {}", status.state)));
                 }
                 if status.ceiling_ms < SystemClock.now_ms() {
-                    return Err(Unavailable(
+                    return Err(Refusal(
                         "the reserved time has run out (is the lease store reachable?)".to_owned(),
                     ));
                 }
@@ -391,7 +384,7 @@ impl Issuer {
                 json.store = Some(lease.store.key());
                 let generator = match lease.generator() {
                     Ok(generator) => generator,
-                    Err(Unavailable(waiting)) => {
+                    Err(Refusal(waiting)) => {
                         json.kind = kind(lease.choice);
                         match lease.choice {
                             Choice::Exact(identity) => {
@@ -476,7 +469,7 @@ mod tests {
     pub(super) async fn one<C: Clock>(
         generator: &Generator<C>,
         queue: &Queue,
-    ) -> Result<Snowflake, Unavailable> {
+    ) -> Result<Snowflake, Refusal> {
         let id = queue
             .issue_one(
                 || generator.try_next_id_now(),
@@ -494,7 +487,7 @@ mod tests {
         generator: &Generator<C>,
         queue: &Queue,
         out: &mut [Snowflake],
-    ) -> Result<(), Unavailable> {
+    ) -> Result<(), Refusal> {
         fill(
             queue,
             out,
@@ -531,7 +524,7 @@ mod tests {
     async fn a_clock_that_never_gets_there_is_a_stalled_clock() {
         let (_, generator) = used_up();
         let started = tokio::time::Instant::now();
-        let Err(Unavailable(reason)) = one(&generator, &Queue::default()).await else {
+        let Err(Refusal(reason)) = one(&generator, &Queue::default()).await else {
             panic!("an ID from a stopped clock");
         };
         // The tolerance and the millisecond expected, then the first check past them.
@@ -546,7 +539,7 @@ mod tests {
     async fn other_errors_pass_at_once() {
         let (_, generator) = used_up();
         generator.halt();
-        let Err(Unavailable(reason)) = one(&generator, &Queue::default()).await else {
+        let Err(Refusal(reason)) = one(&generator, &Queue::default()).await else {
             panic!("an ID from a halted generator");
         };
         assert_eq!(reason, "the identity's lease was lost; claiming it again");

@@ -40,7 +40,6 @@ mod metrics;
 mod openapi;
 mod page;
 mod query;
-mod schema;
 
 use std::io::Write;
 use std::net::SocketAddr;

@@ -9,6 +9,8 @@ use utoipa::OpenApi;
 
 use crate::{api, metrics};
 
+pub(crate) mod fields;
+
 /// The page, `GET /`: documented here, beside the API, since its handler renders HTML.
 #[utoipa::path(
     get,
