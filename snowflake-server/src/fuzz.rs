@@ -46,7 +46,7 @@ fn request(data: &[u8]) -> Option<Request<Body>> {
     request.body(Body::empty()).ok()
 }
 
-/// The router on the request `data` spells, with a fixed identity: never a panic, never a
+/// The router on the request `data` spells, with an unleased identity: never a panic, never a
 /// 5xx, every error (4xx) JSON, `{"error": {"message": ...}, ...}` (but for HEAD, which has
 /// no body), every answer of `/v1/` JSON.
 ///

@@ -1,4 +1,4 @@
-//! Where the service's IDs come from: nothing, a fixed identity, or a leased one.
+//! Where the service's IDs come from: nothing, an unleased identity, or a leased one.
 
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
@@ -182,7 +182,7 @@ fn rfc3339(ms: u64) -> Option<String> {
     snowflake_kit::Rfc3339::new(ms).map(|time| time.to_string())
 }
 
-/// What issues the IDs: a fixed identity's generator, or a lease's (which also counts its
+/// What issues the IDs: an unleased identity's generator, or a lease's (which also counts its
 /// refusals).
 trait Source {
     fn try_next_id_now(&self) -> Result<Snowflake, GenerateError>;

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! snowflake-server [--listen ADDR]                     (default 127.0.0.1:8080)
-//!                  [--dc N --machine N]                fixed identity
+//!                  [--dc N --machine N]                unleased identity
 //!                  [--etcd URL[,URL...] [--etcd-prefix P] [--auto | --dc N [--auto | --machine N]]
 //!                   [--lease-ttl SECONDS] [--claim-wait SECONDS]
 //!                   [--etcd-ca FILE [--etcd-cert FILE --etcd-key FILE]]
@@ -74,11 +74,12 @@ struct Args {
         default_value = "127.0.0.1:8080"
     )]
     listen: String,
-    /// Datacenter id, 0..=31: of a fixed identity (with --machine), or the datacenter
-    /// to lease any free machine of (with --etcd or --postgres, and --auto).
+    /// Datacenter id, 0..=31: of an exact identity (with --machine), leased with --etcd or
+    /// --postgres and unleased without; or the datacenter to lease any free machine of
+    /// (with --etcd or --postgres, and --auto).
     #[arg(long, env = "SNOWFLAKE_DC", value_name = "N")]
     dc: Option<String>,
-    /// Machine id, 0..=31: of a fixed identity (with --dc).
+    /// Machine id, 0..=31: of an exact identity (with --dc).
     #[arg(long, env = "SNOWFLAKE_MACHINE", value_name = "N")]
     machine: Option<String>,
     /// Lease the identity from etcd: its members, comma-separated, all http://host:port
@@ -132,7 +133,7 @@ struct Args {
     /// The lease's time to live, in seconds (with --etcd or --postgres) [default: 10].
     #[arg(long, env = "SNOWFLAKE_LEASE_TTL", value_name = "SECONDS")]
     lease_ttl: Option<String>,
-    /// How long to wait for a fixed identity, or a machine of --dc, to come free (with
+    /// How long to wait for an exact identity, or a machine of --dc, to come free (with
     /// --etcd or --postgres), in seconds; 0 fails at once [default: 30].
     #[arg(long, env = "SNOWFLAKE_CLAIM_WAIT", value_name = "SECONDS")]
     claim_wait: Option<String>,
@@ -469,7 +470,7 @@ fn lease_options(
         (false, None, _) => {
             return Err(Usage(format!(
                 "--{} needs --auto (any free identity), --dc N --auto (any free machine of \
-                 datacenter N), or --dc N --machine N (a fixed identity)",
+                 datacenter N), or --dc N --machine N (exactly that identity)",
                 store.key()
             )));
         }

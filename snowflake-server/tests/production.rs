@@ -105,7 +105,7 @@ fn three_servers_ride_out_a_follower_and_the_leader_dying() {
     }
 }
 
-/// A server whose fixed identity another holds answers from its first second: the
+/// A server whose exact identity another holds answers from its first second: the
 /// page, health and metrics work; the rest say what it waits for. When the holder
 /// leaves, it takes over.
 #[test]

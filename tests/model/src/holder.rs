@@ -15,7 +15,7 @@ pub enum Phase {
     /// No lease: before the first acquire, and after a failed one or a loss (the generator
     /// is halted then, until a reclaim succeeds).
     Idle,
-    /// `acquire::claim` for a fixed identity: claims, keeps the lease alive, claims again.
+    /// `acquire::claim` for an exact identity: claims, keeps the lease alive, claims again.
     Claiming {
         /// The lease it claims with.
         lease: Lease,
@@ -58,7 +58,7 @@ pub enum Phase {
 pub enum Step {
     /// `acquire::acquire`: `store.grant(ttl)` for a new lease (`EtcdStore::grant`).
     Grant,
-    /// `acquire::claim` for a fixed identity: `store.claim(identity, lease, holder)`
+    /// `acquire::claim` for an exact identity: `store.claim(identity, lease, holder)`
     /// (`EtcdStore::claim`); `Claim::Held` leaves it claiming.
     Claim,
     /// A keep-alive (`EtcdStore::keep_alive`): between claims in `acquire::claim`, while
