@@ -105,17 +105,24 @@ fn clock_refusal(e: &GenerateError) {
     }
 }
 
+/// The generator's refusal as the client reads it, and a WARN event when the clock is to
+/// blame. A function called where an ID is refused, not a `From`: a conversion stays free
+/// of side effects, and can be called anywhere (a test, a retry) without a log line.
+pub(crate) fn refused(e: GenerateError) -> Refusal {
+    if matches!(
+        e,
+        GenerateError::ClockMovedBackwards { .. }
+            | GenerateError::ClockStalled { .. }
+            | GenerateError::ClockBeforeEpoch { .. }
+            | GenerateError::ClockAfterMax { .. }
+    ) {
+        clock_refusal(&e);
+    }
+    Refusal::from(e)
+}
+
 impl From<GenerateError> for Refusal {
     fn from(e: GenerateError) -> Refusal {
-        if matches!(
-            e,
-            GenerateError::ClockMovedBackwards { .. }
-                | GenerateError::ClockStalled { .. }
-                | GenerateError::ClockBeforeEpoch { .. }
-                | GenerateError::ClockAfterMax { .. }
-        ) {
-            clock_refusal(&e);
-        }
         let reason = match e {
             GenerateError::Halted => "the identity's lease was lost; claiming it again".to_owned(),
             GenerateError::AboveCeiling { .. } => {
@@ -254,8 +261,8 @@ async fn fill(
             check_wait,
             clock,
         )
-        .await?;
-    Ok(())
+        .await
+        .map_err(refused)
 }
 
 impl Issuer {
@@ -280,7 +287,8 @@ impl Issuer {
                 // Both generators stamp IDs with it.
                 &SystemClock,
             )
-            .await?;
+            .await
+            .map_err(refused)?;
         Ok(id)
     }
 
@@ -478,7 +486,8 @@ mod tests {
                 },
                 generator.clock(),
             )
-            .await?;
+            .await
+            .map_err(refused)?;
         Ok(id)
     }
 
