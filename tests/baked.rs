@@ -12,7 +12,7 @@ use snowflake_kit::{BakedSnowflake, Snowflake, compose, snowflake};
 /// A baked ID for any valid one, as `snowflake!` would make it.
 fn bake(id: Snowflake) -> BakedSnowflake {
     let binary = id.segmented_binary().to_string().leak();
-    snowflake_kit::__private::BakedSnowflake::__from_checked(id.as_u64(), binary)
+    snowflake_kit::__private::baked(id.as_u64(), binary)
 }
 
 fn id() -> impl Strategy<Value = Snowflake> {

@@ -12,7 +12,7 @@ pub(crate) fn expand(krate: &TokenStream, checked: &Checked) -> TokenStream {
     let number = Literal::u64_suffixed(checked.id.as_u64());
     let binary = checked.id.segmented_binary().to_string();
     let baked = quote! {
-        #krate::__private::BakedSnowflake::__from_checked(#number, #binary)
+        #krate::__private::baked(#number, #binary)
     };
     if !checked.build_time {
         return baked;
@@ -45,7 +45,7 @@ pub(crate) fn compile_errors(errors: syn::Error, krate: Option<&TokenStream>) ->
             tree
         })
         .collect();
-    let value = krate.map(|krate| quote!(#krate::__private::BakedSnowflake::__from_checked(0, "")));
+    let value = krate.map(|krate| quote!(#krate::__private::baked(0, "")));
     // Keep the braces: several compile_error! calls must sit in one block
     // to be read as one expression, wherever the macro stands.
     quote!({ #errors #value })

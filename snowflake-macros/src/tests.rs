@@ -548,7 +548,7 @@ fn expansion_names_the_given_crate_path() {
     let out = crate::snowflake(tokens("ts = 1288834975657, dc = 1, machine = 1")).to_string();
     assert_eq!(
         out,
-        ":: snowflake_kit :: __private :: BakedSnowflake :: __from_checked (4194439168u64 , \
+        ":: snowflake_kit :: __private :: baked (4194439168u64 , \
          \"0 00000000000000000000000000000001111101000 00001 00001 000000000000\")"
     );
 }
@@ -564,8 +564,7 @@ fn errors_expand_to_one_block_of_compile_errors() {
 fn errors_end_in_a_value_of_the_calls_type() {
     // After the errors, a `BakedSnowflake`: `.id` after a bad call raises nothing more in
     // rust-analyzer, which types a block of errors alone as `()`.
-    let placeholder =
-        ":: snowflake_kit :: __private :: BakedSnowflake :: __from_checked (0 , \"\") }";
+    let placeholder = ":: snowflake_kit :: __private :: baked (0 , \"\") }";
     for call in [
         "dc = 32, machine = 40",
         "dc: 1, machine = 1",
@@ -582,7 +581,7 @@ fn errors_end_in_a_value_of_the_calls_type() {
     // Without the facade's path there is no type to name: the errors alone.
     let out = crate::snowflake("dc = 32, machine = 1".parse().unwrap()).to_string();
     assert!(
-        out.contains("compile_error") && !out.contains("BakedSnowflake"),
+        out.contains("compile_error") && !out.contains("baked"),
         "{out}"
     );
 }

@@ -62,9 +62,9 @@ pub struct BakedSnowflake {
 }
 
 impl BakedSnowflake {
-    /// Not API: what `snowflake!` expands to, after it has checked `id` and computed `binary`.
-    #[doc(hidden)]
-    pub const fn __from_checked(id: u64, binary: &'static str) -> BakedSnowflake {
+    /// What `snowflake!` expands to (through `__private::baked`), after it has checked `id`
+    /// and computed `binary`.
+    pub(crate) const fn from_checked(id: u64, binary: &'static str) -> BakedSnowflake {
         BakedSnowflake { id, binary }
     }
 

@@ -126,6 +126,12 @@ pub const MAX_SEQUENCE: u16 = (1 << SEQUENCE_BITS) - 1;
 pub mod __private {
     pub use crate::field::parse_decimal;
 
+    /// What `snowflake!` expands to, after it has checked `id` and computed `binary`: a
+    /// function here rather than a hidden method, which a user would meet in completions.
+    pub const fn baked(id: u64, binary: &'static str) -> crate::BakedSnowflake {
+        crate::BakedSnowflake::from_checked(id, binary)
+    }
+
     /// Whether a wait for the clock on a timer has gone on too long, by the generator's
     /// own rule (`Generator::check_wait`): for the server's timer queue.
     ///
