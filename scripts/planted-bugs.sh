@@ -66,9 +66,11 @@ done
 
 # Whether a failed run failed as the bug should make it: some test failed, each one a test
 # the patch names (if it names any), none in the harness (a server that could not start),
-# and the fault tests with a breach.
+# and the fault test with the verdict the patch's `Fails as:` line says (a breach of the
+# fence, "breaks the fence", unless it says otherwise: a bug that issues nothing fails on
+# the test's floor, "did too little"), so that a breach bug that merely stalls is no catch.
 failed_as_planted() {
-    local log=$1 target=$2 names=$3 failed test name ok
+    local log=$1 target=$2 names=$3 patch=$4 failed test name ok verdict
     failed=$(sed -n 's/^test \([^ ]*\) \.\.\. FAILED$/\1/p' "$log")
     [ -n "$failed" ] || return 1
     ! grep -q 'panicked at snowflake-lease/src/harness' "$log" || return 1
@@ -81,8 +83,9 @@ failed_as_planted() {
             [ "$ok" = yes ] || return 1
         done
     fi
+    verdict=$(sed -n 's/^Fails as: //p' "$patch")
     case $target in
-        faults) grep -q '^FAULTS: seed' "$log" ;;
+        faults) grep -q "^FAULTS: seed [0-9]* (run [0-9]*) ${verdict:-breaks the fence}" "$log" ;;
         postgres_faults) grep -q ' breaches' "$log" ;;
         *) return 0 ;;
     esac
@@ -103,7 +106,7 @@ for patch in "${patches[@]}"; do
         if lease_test "$log" "$target" $names; then
             echo "missed  $name by $target"
             missed=$((missed + 1))
-        elif ! failed_as_planted "$work/$log.log" "$target" "$names"; then
+        elif ! failed_as_planted "$work/$log.log" "$target" "$names" "$patch"; then
             echo "error   $name by $target: the tests failed otherwise than the bug would make them (see $work/$log.log)"
             missed=$((missed + 1))
         elif verdict=$(grep -m1 '^FAULTS: seed' "$work/$log.log"); then
