@@ -1,5 +1,5 @@
 # Sourced by the server's load scripts (with `root` set to the repository): installs wrk if
-# missing, builds the server in release, starts it with a fixed identity on a free port of
+# missing, builds the server in release, starts it with an unleased identity on a free port of
 # loopback, killed when the script exits, and waits until it answers. Sets `port` and
 # `server`.
 if ! command -v wrk >/dev/null 2>&1; then

@@ -173,7 +173,6 @@ pub mod __private {
     #[cfg(feature = "macros")]
     pub use snowflake_macros::snowflake_impl;
     pub use snowflake_runtime::__private::*;
-    pub use snowflake_runtime::BakedSnowflake;
 }
 
 // The README's examples, every one as written there: it is this crate's front page, and

@@ -68,7 +68,7 @@ impl Backend {
 
 const BURSTS: usize = 301;
 
-/// A fixed identity, `index` of the 1,024.
+/// An exact identity, `index` of the 1,024.
 fn options(ttl: Duration, index: u16) -> LeaseOptions {
     let mut options = LeaseOptions::default().exact(Identity::from_index(index));
     options.ttl = ttl;

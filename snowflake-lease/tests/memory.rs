@@ -45,7 +45,7 @@ impl Clock for TestClock {
     }
 }
 
-fn fixed(dc: u64, machine: u64) -> LeaseOptions {
+fn exact(dc: u64, machine: u64) -> LeaseOptions {
     LeaseOptions::default().exact(Identity::new(dc, machine).unwrap())
 }
 
@@ -70,7 +70,7 @@ async fn start(
 async fn issues_up_to_the_committed_ceiling() {
     let store = shared_store();
     let clock = TestClock::new();
-    let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
+    let generator = start(&store, exact(1, 1), &clock).await.unwrap();
     let id = generator.try_next_id().unwrap();
     assert_eq!((id.datacenter(), id.machine()), (1, 1));
     let status = generator.status();
@@ -93,7 +93,7 @@ async fn issues_up_to_the_committed_ceiling() {
 async fn past_the_ceiling_it_refuses_at_once() {
     let store = shared_store();
     let clock = TestClock::new();
-    let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
+    let generator = start(&store, exact(1, 1), &clock).await.unwrap();
     let ceiling = generator.status().ceiling_ms;
     // A clock that jumps past the reserved time: refused, not waited for.
     clock.step(i64::try_from(ceiling - T0).unwrap() + 1);
@@ -108,7 +108,7 @@ async fn past_the_ceiling_it_refuses_at_once() {
 async fn try_next_id_now_says_when_to_ask_again() {
     let store = shared_store();
     let clock = TestClock::new();
-    let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
+    let generator = start(&store, exact(1, 1), &clock).await.unwrap();
     // The clock stands still (paused time): one millisecond's 4,096, then a wait.
     let first = generator.try_next_id_now().unwrap();
     for _ in 1..4096 {
@@ -137,7 +137,7 @@ async fn try_next_id_now_says_when_to_ask_again() {
 async fn a_clock_that_jumps_ahead_does_not_push_the_hwm() {
     let store = shared_store();
     let clock = TestClock::new();
-    let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
+    let generator = start(&store, exact(1, 1), &clock).await.unwrap();
     clock.step(3_600_000);
     sleep(Duration::from_secs(3)).await;
     // Real time went on 3 s: the HWM follows real time (plus a second), not the jump.
@@ -150,7 +150,7 @@ async fn a_clock_that_jumps_ahead_does_not_push_the_hwm() {
 async fn a_keep_alive_with_ttl_zero_halts_then_reclaims_above_the_hwm() {
     let store = shared_store();
     let clock = TestClock::new();
-    let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
+    let generator = start(&store, exact(1, 1), &clock).await.unwrap();
     let before = generator.try_next_id().unwrap();
     store.set_ttl_zero(true);
     sleep(Duration::from_secs(4)).await;
@@ -182,7 +182,7 @@ async fn stopping_holder(
     clock: &TestClock,
     n: u64,
 ) -> (LeasedGenerator<TestClock>, LeaseId) {
-    let mut options = fixed(n, n);
+    let mut options = exact(n, n);
     options.on_loss = OnLoss::Stop;
     let generator = start(store, options, clock).await.unwrap();
     let (_, lease) = store.owner(Identity::new(n, n).unwrap()).unwrap();
@@ -259,7 +259,7 @@ async fn late_commits_are_adopted_or_void_and_never_let_an_id_past_the_mark() {
         for unanswered in [1, 2, 3] {
             let store = shared_store();
             let clock = TestClock::new();
-            let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
+            let generator = start(&store, exact(1, 1), &clock).await.unwrap();
             sleep(Duration::from_secs(1)).await;
             // Reservations whose callers never hear back, committed `delay_ms` later:
             // before the next try, after it, after several.
@@ -294,7 +294,7 @@ async fn late_commits_are_adopted_or_void_and_never_let_an_id_past_the_mark() {
 async fn store_down_it_issues_to_the_ceiling_never_past_the_lease() {
     let store = shared_store();
     let clock = TestClock::new();
-    let mut options = fixed(1, 1);
+    let mut options = exact(1, 1);
     options.window = Duration::from_secs(4);
     let generator = start(&store, options, &clock).await.unwrap();
     store.set_unreachable(true);
@@ -338,7 +338,7 @@ async fn a_clock_behind_the_hwm_waits_within_the_bound() {
     store.set_hwm(identity(), T0 + 3_000);
     let clock = TestClock::new();
     let started = Instant::now();
-    let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
+    let generator = start(&store, exact(1, 1), &clock).await.unwrap();
     assert!(started.elapsed() >= Duration::from_secs(3));
     assert!(generator.try_next_id().unwrap().timestamp_ms() > T0 + 3_000);
 }
@@ -348,7 +348,7 @@ async fn a_clock_far_behind_the_hwm_is_an_error_with_both_times() {
     let store = shared_store();
     store.set_hwm(identity(), T0 + 8_000);
     let clock = TestClock::new();
-    let error = start(&store, fixed(1, 1), &clock).await.unwrap_err();
+    let error = start(&store, exact(1, 1), &clock).await.unwrap_err();
     assert_eq!(
         error,
         LeaseError::ClockBehind {
@@ -364,11 +364,11 @@ async fn a_clock_far_behind_the_hwm_is_an_error_with_both_times() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn a_fixed_identity_waits_for_its_holder_then_gives_up() {
+async fn an_exact_identity_waits_for_its_holder_then_gives_up() {
     let store = shared_store();
     let clock = TestClock::new();
-    let first = start(&store, fixed(1, 1), &clock).await.unwrap();
-    let mut options = fixed(1, 1);
+    let first = start(&store, exact(1, 1), &clock).await.unwrap();
+    let mut options = exact(1, 1);
     options.claim_wait = Duration::from_secs(2);
     options.holder = "second".to_owned();
     let error = start(&store, options.clone(), &clock).await.unwrap_err();
@@ -466,19 +466,19 @@ async fn auto_skips_an_identity_poisoned_by_a_clock_far_ahead() {
 async fn bad_options_are_errors_naming_them() {
     let store = shared_store();
     let clock = TestClock::new();
-    let mut options = fixed(1, 1);
+    let mut options = exact(1, 1);
     options.prefix = "snowflake/".to_owned();
     assert_eq!(
         start(&store, options, &clock).await.unwrap_err(),
         LeaseError::InvalidPrefix("snowflake/".to_owned())
     );
-    let mut options = fixed(1, 1);
+    let mut options = exact(1, 1);
     options.window = Duration::from_secs(10);
     assert!(matches!(
         start(&store, options, &clock).await.unwrap_err(),
         LeaseError::InvalidOption(message) if message.contains("window")
     ));
-    let mut options = fixed(1, 1);
+    let mut options = exact(1, 1);
     options.ttl = Duration::from_millis(500);
     assert!(matches!(
         start(&store, options, &clock).await.unwrap_err(),
@@ -490,7 +490,7 @@ async fn bad_options_are_errors_naming_them() {
 async fn many_threads_never_see_a_duplicate() {
     let store = shared_store();
     let clock = TestClock::new();
-    let generator = Arc::new(start(&store, fixed(1, 1), &clock).await.unwrap());
+    let generator = Arc::new(start(&store, exact(1, 1), &clock).await.unwrap());
     let mut ids = Vec::new();
     for _ in 0..20 {
         let handles: Vec<_> = (0..2)
@@ -520,7 +520,7 @@ async fn a_clock_stepping_back_after_the_claim_never_reaches_the_hwm() {
     let store = shared_store();
     store.set_hwm(identity(), T0 + 1_000);
     let clock = TestClock::new();
-    let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
+    let generator = start(&store, exact(1, 1), &clock).await.unwrap();
     assert!(generator.try_next_id().unwrap().timestamp_ms() > T0 + 1_000);
     // The clock steps back 1.5 s, below the HWM the claim read.
     clock.step(-1_500);
@@ -682,7 +682,7 @@ async fn a_wait_for_a_datacenter_longer_than_the_ttl_keeps_the_lease_alive() {
 async fn a_reclaim_with_the_clock_far_behind_the_mark_stops_saying_why() {
     let store = shared_store();
     let clock = TestClock::new();
-    let generator = start(&store, fixed(1, 1), &clock).await.unwrap();
+    let generator = start(&store, exact(1, 1), &clock).await.unwrap();
     let (_, lease) = store.owner(identity()).unwrap();
     clock.step(-3_600_000);
     store.revoke(lease);

@@ -47,7 +47,7 @@ use crate::{Parts, Snowflake};
 /// fixtures.sort();
 /// assert_eq!(fixtures, [OLD, NEW]);
 /// assert_eq!(NEW.to_string(), "1541815603606036480");
-/// // A set of IDs finds a baked one's ID, since both hash alike.
+/// // A set of IDs and a set of baked IDs agree: the two hash alike.
 /// let seen: HashSet<_> = [id].into();
 /// assert!(seen.contains(&OLD.snowflake()));
 /// # Ok::<(), snowflake_kit::FieldRangeError>(())

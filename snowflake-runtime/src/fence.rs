@@ -2,8 +2,8 @@
 //! [`Generator`](crate::Generator) it runs, so that it issues only inside the time its
 //! lease covers. `snowflake-lease` is such a holder.
 //!
-//! An application that owns its identity outright (a fixed datacenter and machine that
-//! nothing else uses) never needs this module; the generator runs unfenced.
+//! An application that owns its identity outright (a datacenter and machine that nothing
+//! else uses, unleased) never needs this module; the generator runs unfenced.
 //!
 //! Every hook is a plain atomic store or read beside the one the generator issues from, so
 //! a fenced generator costs what an unfenced one does on its hot path.

@@ -83,7 +83,7 @@ const HALTED: u64 = 1 << 63;
 impl Generator {
     /// A generator for `identity` on the [`SystemClock`], with the default tolerance (1 s).
     /// `const`, so it can sit in a `static`; [`with_clock`](Generator::with_clock) and
-    /// [`with_tolerance`](Generator::with_tolerance) change the two, in that order.
+    /// [`with_tolerance`](Generator::with_tolerance) change the two.
     ///
     /// ```
     /// use snowflake_kit::{Generator, Identity};
@@ -143,6 +143,7 @@ impl<C: Clock> Generator<C> {
     /// assert_eq!(generator.next_id().as_u64(), 4_194_439_168);
     /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
+    #[must_use]
     pub fn with_clock<D: Clock>(self, clock: D) -> Generator<D> {
         Generator {
             next: AtomicU64::new(self.next.load(Ordering::Relaxed)),

@@ -129,6 +129,8 @@ pub mod __private {
     /// What `snowflake!` expands to, after it has checked `id` and computed `binary`: a
     /// function here rather than a hidden method, which a user would meet in completions.
     pub const fn baked(id: u64, binary: &'static str) -> crate::BakedSnowflake {
+        // Free in the constants the macro writes; a call with a bad ID fails the build.
+        assert!(id <= i64::MAX as u64, "internal error: not an ID");
         crate::BakedSnowflake::from_checked(id, binary)
     }
 

@@ -278,7 +278,8 @@ pub(crate) async fn ids(
     Ok(issued(body))
 }
 
-/// The identity the IDs carry: none, fixed, or leased (and the lease's state).
+/// The identity the IDs carry and its kind: none, unleased, or leased (exact, datacenter,
+/// auto), with the lease's store and state.
 #[utoipa::path(
     get,
     path = "/v1/identity",
