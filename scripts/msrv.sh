@@ -67,7 +67,7 @@ if [ "${1:-}" = --features ]; then
     exit 0
 fi
 
-core=(-p snowflake-runtime -p snowflake-macros -p snowflake-kit)
+core=(-p snowflake-runtime -p snowflake-macros -p snowflake-kit -p snowflake-kit-macro-tests)
 cargo test --locked "${core[@]}"
 # Without default features. The runtime's library as no_std code has it, built (its tests
 # use the facade with std, which cargo would turn on for the runtime too); the facade with

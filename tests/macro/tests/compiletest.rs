@@ -1,7 +1,7 @@
-//! The one trybuild driver. Runs on every toolchain, stable included: refresh the
-//! `.stderr` files with `TRYBUILD=overwrite cargo test --test compiletest` when rustc
-//! changes, and read the diff before committing it.
-#![cfg(feature = "macros")]
+//! The trybuild driver of the facade's `snowflake!`. Runs on every toolchain, stable
+//! included: refresh the `.stderr` files with
+//! `TRYBUILD=overwrite cargo test -p snowflake-kit-macro-tests` when rustc changes, and read
+//! the diff before committing it.
 
 #[test]
 fn ui() {
