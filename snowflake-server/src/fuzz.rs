@@ -14,7 +14,7 @@ use tower::ServiceExt;
 
 use crate::issuer::Issuer;
 use crate::metrics::Metrics;
-use crate::{AppState, app, fair};
+use crate::{AppState, fair, router};
 
 /// The request that `data` spells, or `None` where hyper would refuse it before the router
 /// (a method or target that is not HTTP): `METHOD TARGET` (or `TARGET`, a GET) and then
@@ -53,7 +53,7 @@ fn request(data: &[u8]) -> Option<Request<Body>> {
 /// # Panics
 ///
 /// When an answer breaks one of those rules.
-pub(crate) fn check(data: &[u8]) {
+pub fn check(data: &[u8]) {
     let Some(request) = request(data) else {
         return;
     };
@@ -71,7 +71,7 @@ pub(crate) fn check(data: &[u8]) {
         metrics: Metrics::new().expect("the metrics"),
     });
     let (status, content_type, body) = runtime.block_on(async {
-        let response = app(state).oneshot(request).await.expect("infallible");
+        let response = router(state).oneshot(request).await.expect("infallible");
         let status = response.status();
         let content_type = response
             .headers()
@@ -104,7 +104,7 @@ pub(crate) fn check(data: &[u8]) {
 
 /// The fuzzing binary's `main`: AFL++'s persistent loop over [`check`].
 #[cfg(fuzzing)]
-pub(crate) fn main() {
+pub fn main() {
     afl::fuzz(true, check);
 }
 

@@ -28,27 +28,21 @@ pub(crate) const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// standard streams, a connection accepted while one is closed to make room.
 const RESERVED_FDS: u64 = 64;
 
-/// Raises the soft limit on open files to the hard one, and returns the cap on client
-/// connections that fits below it.
+/// The cap on client connections that fits below the limit on open files in force (the
+/// binary raises the soft limit to the hard one first).
 pub(crate) fn connection_cap() -> usize {
-    let limit = raise_fd_limit();
+    let limit = open_files_limit();
     usize::try_from(limit.saturating_sub(RESERVED_FDS).clamp(16, 1 << 20)).unwrap_or(1 << 20)
 }
 
 #[cfg(any(target_os = "linux", target_os = "android"))]
-fn raise_fd_limit() -> u64 {
-    use rustix::process::{Resource, getrlimit, setrlimit};
-    let mut limit = getrlimit(Resource::Nofile);
-    if limit.current != limit.maximum {
-        limit.current = limit.maximum;
-        // Kept as it was if the kernel refuses: the cap follows what is in force.
-        let _ = setrlimit(Resource::Nofile, limit);
-    }
+fn open_files_limit() -> u64 {
+    use rustix::process::{Resource, getrlimit};
     getrlimit(Resource::Nofile).current.unwrap_or(u64::MAX)
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn raise_fd_limit() -> u64 {
+fn open_files_limit() -> u64 {
     // Where it cannot be read: a common service default.
     1024
 }

@@ -6,10 +6,18 @@ use std::io::IsTerminal;
 
 use tracing_subscriber::EnvFilter;
 
+use crate::FlagError;
+
 /// How events are written: `--log-format`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum LogFormat {
+///
+/// ```
+/// assert_eq!(snowflake_server::LogFormat::default(), snowflake_server::LogFormat::Auto);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[non_exhaustive]
+pub enum LogFormat {
     /// Text if stderr is a terminal, JSON lines otherwise.
+    #[default]
     Auto,
     /// One line of text per event, with its fields as `key=value`.
     Text,
@@ -18,11 +26,24 @@ pub(crate) enum LogFormat {
     Json,
 }
 
-/// Installs the subscriber. A `RUST_LOG` that does not parse is a usage error, named.
-pub(crate) fn init(format: LogFormat) -> Result<(), String> {
+/// Installs the binary's subscriber: events of the server and the lease on stderr, as
+/// `format` says, filtered by `RUST_LOG` (default `info`). An application that has its own
+/// subscriber does not call it.
+///
+/// ```no_run
+/// snowflake_server::init_logging(snowflake_server::LogFormat::Json)?;
+/// # Ok::<(), snowflake_server::FlagError>(())
+/// ```
+///
+/// # Errors
+///
+/// A `RUST_LOG` that does not parse, named; a subscriber installed already.
+pub fn init_logging(format: LogFormat) -> Result<(), FlagError> {
     let filter = match std::env::var("RUST_LOG") {
         Ok(text) if !text.is_empty() => EnvFilter::try_new(&text).map_err(|e| {
-            format!("RUST_LOG {text:?} is not a filter such as info or snowflake_lease=debug: {e}")
+            FlagError::new(format!(
+                "RUST_LOG {text:?} is not a filter such as info or snowflake_lease=debug: {e}"
+            ))
         })?,
         _ => EnvFilter::new("info"),
     };
@@ -40,5 +61,5 @@ pub(crate) fn init(format: LogFormat) -> Result<(), String> {
     } else {
         builder.with_ansi(terminal).try_init()
     };
-    installed.map_err(|e| format!("cannot install the log subscriber: {e}"))
+    installed.map_err(|e| FlagError::new(format!("cannot install the log subscriber: {e}")))
 }

@@ -1,0 +1,85 @@
+//! The `snowflake-server` service as a library: the page that shows how a Twitter-layout
+//! Snowflake ID is built, and the ID service around it, for the binary and for an
+//! application that serves it itself or mounts its router in its own.
+//!
+//! - [`serve`] serves a [`Config`] on a listener until a shutdown future resolves
+//!   ([`serve_until_signal`]: until SIGTERM or Ctrl-C, as the binary does);
+//! - [`Service`] gives the router to mount, and claims and releases a leased identity;
+//! - [`Flags`] are the binary's flags, checked into a [`Config`] by [`Flags::startup`].
+//!
+//! The endpoints, the flags and the lease are described in the
+//! [README](https://github.com/snowflake-kit/snowflake-kit/blob/main/snowflake-server/README.md).
+//!
+//! ```no_run
+//! # #[tokio::main]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use snowflake_server::Config;
+//!
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! let config = Config::unleased(snowflake_kit::Identity::new(1, 1)?);
+//! snowflake_server::serve_until_signal(listener, config).await?;
+//! # Ok(()) }
+//! ```
+
+mod api;
+mod config;
+mod error;
+mod fair;
+mod flags;
+mod form;
+// The router's fuzz target: the binary's loop under `cargo afl build` (scripts/fuzz.sh),
+// its corpus replayed by the tests; in neither, not built.
+#[cfg(any(test, fuzzing))]
+pub mod fuzz;
+mod hyper_errors;
+mod issuer;
+mod limits;
+mod listen;
+mod logging;
+mod metrics;
+mod openapi;
+mod page;
+mod query;
+mod serve;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::routing::get;
+
+pub use crate::config::{Config, StoreConfig};
+pub use crate::flags::{FlagError, Flags, Startup};
+pub use crate::logging::{LogFormat, init_logging};
+pub use crate::serve::{ServeError, Service, serve, serve_until_signal};
+
+/// What the handlers share.
+pub(crate) struct AppState {
+    issuer: issuer::Issuer,
+    /// Requests waiting for the clock, served in turn.
+    queue: fair::Queue,
+    metrics: metrics::Metrics,
+}
+
+/// The router on `state`.
+fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(page::page))
+        .route("/v1/id", get(api::id))
+        .route("/v1/ids", get(api::ids))
+        .route("/v1/compose", get(api::compose))
+        .route("/v1/decode/{id}", get(api::decode))
+        .route("/v1/identity", get(api::identity))
+        .route("/healthz", get(api::healthz))
+        .route("/readyz", get(api::readyz))
+        .route("/metrics", get(metrics::metrics))
+        .route("/v1/openapi.json", get(openapi::openapi))
+        .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
+        // Inside the count: answers past the limits are counted too.
+        .layer(axum::middleware::from_fn(limits::limits))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&state),
+            metrics::count,
+        ))
+        .with_state(state)
+}

@@ -1,0 +1,425 @@
+//! Serving: the router on a listener, the claim of a leased identity beside it, and the
+//! stop (drain the requests in flight, then let the identity go).
+
+use std::fmt;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use snowflake_lease::{EtcdStore, LeaseError, LeaseOptions, LeasedGenerator, PgStore};
+use tokio::net::TcpListener;
+
+use crate::config::{Config, IdentityConfig, StoreConfig};
+use crate::issuer::{self, Issuer, Lease};
+use crate::metrics::Metrics;
+use crate::{AppState, fair, listen, router};
+
+/// How long in-flight requests may take to finish after a stop signal.
+const DRAIN: Duration = Duration::from_secs(10);
+
+/// Why the service stopped other than by its shutdown: the metrics could not be set up,
+/// the store could not be reached, the identity was not claimed in time.
+///
+/// ```
+/// # async fn run() {
+/// # let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+/// # let config = snowflake_server::Config::without_identity();
+/// if let Err(e) = snowflake_server::serve(listener, config, std::future::pending()).await {
+///     eprintln!("error: {e}");
+/// }
+/// # }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServeError(String);
+
+impl ServeError {
+    fn from_display(e: impl fmt::Display) -> ServeError {
+        ServeError(e.to_string())
+    }
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+/// The service for an application to mount in its own router: [`Service::router`] answers
+/// every endpoint of `snowflake-server`; with a leased identity, [`Service::claim`] claims it
+/// and [`Service::release`] lets it go.
+///
+/// ```
+/// use axum::body::Body;
+/// use axum::http::Request;
+/// use snowflake_kit::Identity;
+/// use snowflake_server::{Config, Service};
+/// use tower::ServiceExt;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let service = Service::new(Config::unleased(Identity::new(1, 1)?))?;
+/// let app = axum::Router::new().nest("/snowflake", service.router());
+/// let answer = app
+///     .oneshot(Request::get("/snowflake/v1/compose?ts=1288834975657&dc=1&machine=1&seq=0").body(Body::empty())?)
+///     .await?;
+/// assert_eq!(answer.status(), 200);
+/// # Ok(()) }
+/// ```
+pub struct Service {
+    state: Arc<AppState>,
+    /// The store and options of a leased identity not claimed yet.
+    claim: Option<(StoreConfig, LeaseOptions)>,
+}
+
+impl fmt::Debug for Service {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Service")
+            .field("identity", &self.state.issuer.identity())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Service {
+    /// The service of `config`; a leased identity is claimed by [`Service::claim`], and
+    /// until then the ID endpoints answer 503 saying what they wait for.
+    ///
+    /// # Errors
+    ///
+    /// When its metrics cannot be set up.
+    pub fn new(config: Config) -> Result<Service, ServeError> {
+        let (issuer, claim) = match config.identity {
+            IdentityConfig::None => (Issuer::None, None),
+            IdentityConfig::Unleased(identity) => (
+                Issuer::Unleased(snowflake_kit::Generator::new(identity)),
+                None,
+            ),
+            IdentityConfig::Leased { store, options } => (
+                Issuer::Leased(Lease::claiming(options.choice, store.kind())),
+                Some((store, options)),
+            ),
+        };
+        let metrics =
+            Metrics::new().map_err(|e| ServeError(format!("cannot set up the metrics: {e}")))?;
+        let state = Arc::new(AppState {
+            issuer,
+            queue: fair::Queue::default(),
+            metrics,
+        });
+        Ok(Service { state, claim })
+    }
+
+    /// The router of every endpoint: the page, the API, the health, the metrics and the
+    /// OpenAPI document. Each call gives a router on the same state.
+    pub fn router(&self) -> Router {
+        router(Arc::clone(&self.state))
+    }
+
+    /// Connects to the store and claims the leased identity, waiting as long as its options
+    /// say; the ID endpoints issue once it returns `Ok`. Without a lease, or claimed
+    /// already, it returns `Ok` at once.
+    ///
+    /// # Errors
+    ///
+    /// When the store cannot be reached, or the identity is not claimed in time.
+    pub async fn claim(&mut self) -> Result<(), ServeError> {
+        match self.claim.take() {
+            Some((store, options)) => claim(Arc::clone(&self.state), store, options).await,
+            None => Ok(()),
+        }
+    }
+
+    /// Lets the leased identity go, for the next holder; without one, nothing.
+    pub async fn release(&self) {
+        self.state.issuer.release().await;
+    }
+}
+
+/// Serves `config` on `listener` until `shutdown` resolves: answers at once, claims a leased
+/// identity meanwhile, and then drains the requests in flight (for up to 10 s) and lets the
+/// identity go.
+///
+/// ```no_run
+/// # #[tokio::main]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use snowflake_server::Config;
+///
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+/// let config = Config::unleased(snowflake_kit::Identity::new(1, 1)?);
+/// snowflake_server::serve(listener, config, async {
+///     let _ = tokio::signal::ctrl_c().await;
+/// })
+/// .await?;
+/// # Ok(()) }
+/// ```
+///
+/// # Errors
+///
+/// [`ServeError`]: the metrics cannot be set up, the store cannot be reached, the identity
+/// is not claimed in time.
+pub async fn serve(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), ServeError> {
+    run(listener, config, &mut Once(Some(Box::pin(shutdown)))).await
+}
+
+/// As [`serve`], until SIGTERM or Ctrl-C (SIGINT); a second signal ends the drain at once,
+/// and the identity is still let go. The binary's way.
+///
+/// ```no_run
+/// # #[tokio::main]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+/// snowflake_server::serve_until_signal(listener, snowflake_server::Config::without_identity())
+///     .await?;
+/// # Ok(()) }
+/// ```
+///
+/// # Errors
+///
+/// As [`serve`]'s, and when the signals cannot be listened for.
+pub async fn serve_until_signal(listener: TcpListener, config: Config) -> Result<(), ServeError> {
+    // Before anything that can take a while, so that a stop signal never meets the
+    // default action, which would leave the lease held.
+    let mut signals =
+        Signals::new().map_err(|e| ServeError(format!("cannot handle signals: {e}")))?;
+    run(listener, config, &mut signals).await
+}
+
+/// What stops the service: `wait` resolves at a stop, and again at each later one.
+trait Stop: Send {
+    fn wait(&mut self) -> impl Future<Output = ()> + Send;
+}
+
+/// A shutdown future: the first stop; there is no second.
+struct Once<F>(Option<Pin<Box<F>>>);
+
+impl<F: Future<Output = ()> + Send> Stop for Once<F> {
+    async fn wait(&mut self) {
+        match self.0.as_mut() {
+            Some(shutdown) => {
+                shutdown.await;
+                self.0 = None;
+            }
+            None => std::future::pending().await,
+        }
+    }
+}
+
+async fn run(
+    listener: TcpListener,
+    config: Config,
+    stop: &mut impl Stop,
+) -> Result<(), ServeError> {
+    let local = listener.local_addr().map_err(ServeError::from_display)?;
+    started(local, &config);
+    // The cap on connections follows the limit on open files in force.
+    let cap = listen::connection_cap();
+    let mut service = Service::new(config)?;
+    let state = Arc::clone(&service.state);
+    // The claim goes on while the server answers: the page, compose, decode, the
+    // health and the metrics need no identity, and the rest say what they wait for.
+    // How long a claim in flight at a stop signal may go on: its wait for the clock to
+    // pass the high-water mark, and a second.
+    let (grace, mut claim) = match service.claim.take() {
+        Some((store, options)) => (
+            options.max_clock_wait + Duration::from_secs(1),
+            Some(tokio::spawn(claim(Arc::clone(&state), store, options))),
+        ),
+        None => (Duration::ZERO, None),
+    };
+    let (stopping, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = listen::serve(listener, service.router(), Arc::clone(&state), cap, async {
+        let _ = stopped.await;
+    });
+    let mut serving = std::pin::pin!(serving);
+    let claim_failed = async {
+        match &mut claim {
+            Some(task) => match task.await {
+                Ok(Ok(())) => std::future::pending().await,
+                Ok(Err(e)) => e,
+                Err(e) => ServeError(format!("the claim failed: {e}")),
+            },
+            None => std::future::pending().await,
+        }
+    };
+    let failed = tokio::select! {
+        () = &mut serving => None,
+        failed = claim_failed => {
+            let _ = stopping.send(());
+            drain(&mut serving, stop).await;
+            Some(failed)
+        }
+        () = stop.wait() => {
+            tracing::info!(drain_s = DRAIN.as_secs(), "stop signal: draining the requests in flight");
+            let _ = stopping.send(());
+            drain(&mut serving, stop).await;
+            None
+        }
+    };
+    // A claim still in flight: let it finish within the grace (it may be waiting for
+    // the clock to pass the mark of an identity it has won), then let go of what it won.
+    if let Some(task) = claim
+        && !task.is_finished()
+    {
+        let abort = task.abort_handle();
+        tokio::select! {
+            _ = tokio::time::timeout(grace, task) => {}
+            () = stop.wait() => {}
+        }
+        abort.abort();
+    }
+    service.release().await;
+    if failed.is_none() {
+        tracing::info!("stopped");
+    }
+    failed.map_or(Ok(()), Err)
+}
+
+/// The start-up event: where it listens, which identity, and from what store (its
+/// members, the user's name if any; never a password or a key).
+fn started(local: SocketAddr, config: &Config) {
+    match &config.identity {
+        IdentityConfig::None => tracing::info!(
+            address = %local,
+            identity = "none",
+            "listening: no identity, the ID endpoints answer 503 (--dc N --machine N, --etcd or \
+             --postgres)"
+        ),
+        IdentityConfig::Unleased(identity) => tracing::info!(
+            address = %local,
+            identity = issuer::UNLEASED,
+            datacenter = identity.datacenter(),
+            machine = identity.machine(),
+            "listening"
+        ),
+        IdentityConfig::Leased { store, options } => {
+            let (datacenter, machine) = match options.choice {
+                snowflake_lease::Choice::Auto => (None, None),
+                snowflake_lease::Choice::Datacenter(dc) => (Some(dc), None),
+                snowflake_lease::Choice::Exact(identity) => {
+                    (Some(identity.datacenter()), Some(identity.machine()))
+                }
+            };
+            let identity = issuer::kind(options.choice);
+            let (ttl_s, window_ms) = (options.ttl.as_secs(), options.window.as_millis());
+            let claim_wait_s = options.claim_wait.as_secs();
+            match store {
+                StoreConfig::Etcd(config) => tracing::info!(
+                    address = %local,
+                    identity,
+                    datacenter,
+                    machine,
+                    store = "etcd",
+                    members = %config.endpoints().join(","),
+                    tls = config.is_tls(),
+                    user = config.user(),
+                    prefix = %options.prefix,
+                    ttl_s,
+                    window_ms,
+                    claim_wait_s,
+                    "listening; claiming the identity"
+                ),
+                // The URL without its password, ever.
+                StoreConfig::Postgres(config) => tracing::info!(
+                    address = %local,
+                    identity,
+                    datacenter,
+                    machine,
+                    store = "postgres",
+                    database = config.endpoint(),
+                    tls = config.is_tls(),
+                    schema = config.schema(),
+                    ttl_s,
+                    window_ms,
+                    claim_wait_s,
+                    "listening; claiming the identity"
+                ),
+            }
+        }
+    }
+}
+
+/// In-flight requests finish within the drain time; a half-sent one does not hold the
+/// lease hostage, and a second signal ends the wait.
+async fn drain<F: Future<Output = ()>>(serving: &mut Pin<&mut F>, stop: &mut impl Stop) {
+    tokio::select! {
+        () = serving => {}
+        () = tokio::time::sleep(DRAIN) => {}
+        () = stop.wait() => {}
+    }
+}
+
+/// Connects to the store and claims the identity, telling the lease what it waits for
+/// meanwhile; then the lease issues.
+async fn claim(
+    state: Arc<AppState>,
+    store: StoreConfig,
+    options: LeaseOptions,
+) -> Result<(), ServeError> {
+    let Issuer::Leased(lease) = &state.issuer else {
+        return Ok(());
+    };
+    let report = |e: &LeaseError| lease.wait_for(&e.to_string());
+    let clock = snowflake_kit::SystemClock;
+    let generator = match store {
+        StoreConfig::Etcd(config) => {
+            let store = EtcdStore::connect_with(config, &options)
+                .await
+                .map_err(ServeError::from_display)?;
+            LeasedGenerator::start_reporting(store, options, clock, &report).await
+        }
+        StoreConfig::Postgres(config) => {
+            let store = PgStore::connect(config, &options)
+                .await
+                .map_err(ServeError::from_display)?;
+            LeasedGenerator::start_reporting(store, options, clock, &report).await
+        }
+    }
+    .map_err(ServeError::from_display)?;
+    lease.hold(generator);
+    Ok(())
+}
+
+/// SIGTERM or Ctrl-C, listened for from the moment it is made.
+struct Signals {
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn new() -> std::io::Result<Signals> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Signals {
+                term: signal(SignalKind::terminate())?,
+                interrupt: signal(SignalKind::interrupt())?,
+            })
+        }
+        #[cfg(not(unix))]
+        Ok(Signals {})
+    }
+}
+
+impl Stop for Signals {
+    async fn wait(&mut self) {
+        #[cfg(unix)]
+        tokio::select! {
+            _ = self.term.recv() => {}
+            _ = self.interrupt.recv() => {}
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}
