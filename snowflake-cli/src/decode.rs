@@ -8,13 +8,68 @@
 
 use std::ffi::OsString;
 use std::fmt;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 
 use snowflake_kit::{ParseSnowflakeError, Snowflake};
 
-use crate::Failure;
+use crate::args::FormatArgs;
+use crate::failure::Failure;
 use crate::messages::Messages;
-use crate::output::Out;
+use crate::output::{self, Layout, Out};
+
+/// Split IDs into their fields; reads one ID per line from stdin when none are given.
+///
+/// On a terminal each ID gets a card: its time, the `snowflake!` call that bakes it,
+/// and its 64 bits in labelled segments. Into a file or a pipe each ID gets a row,
+/// one line of tab-separated fields (id, time, datacenter, machine, sequence) that
+/// `sort`, `cut` and `awk` read; --layout chooses either anywhere.
+///
+/// Spaces and tabs around an ID are ignored, in arguments and in stdin lines alike;
+/// blank lines are skipped, and a UTF-8 byte-order mark at the start. A bad ID is
+/// reported on stderr with its place (`argument 2: ...`, `line 7: ...`), the others
+/// are still decoded, and the exit status is then 2.
+#[derive(clap::Args, Debug)]
+pub(crate) struct Args {
+    /// IDs in decimal.
+    // OsString: an argument that is not UTF-8 is a bad ID, reported with its place
+    // while the others are decoded, not a usage error that stops everything.
+    #[arg(value_name = "ID")]
+    ids: Vec<OsString>,
+    /// How each ID is shown without --json [default: card on a terminal, row into a
+    /// file or a pipe]
+    #[arg(long, value_enum, value_name = "LAYOUT", conflicts_with = "json")]
+    layout: Option<Layout>,
+    #[command(flatten)]
+    format: FormatArgs,
+}
+
+/// Runs `snowflake decode`: the IDs of the arguments, or else of stdin's lines.
+pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    let Args {
+        ids,
+        layout,
+        format,
+    } = args;
+    let mut out = output::stdout(format.format(), layout);
+    let mut stderr = Messages::new(io::stderr().lock());
+    let mut bad = 0;
+    let decoded = if ids.is_empty() {
+        lines(io::stdin().lock(), &mut out, &mut stderr, &mut bad)
+    } else {
+        arguments(&ids, &mut out, &mut stderr, &mut bad)
+    };
+    // Only one of the two holds bytes; either way, before a failure is reported.
+    let flushed = out.flush().and_then(|()| stderr.flush());
+    match decoded.and_then(|()| Ok(flushed?)) {
+        // `| head`: the reader left, but a bad ID it was told about still counts.
+        Err(Failure::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe && bad > 0 => {
+            Err(Failure::BadIds)
+        }
+        Err(failure) => Err(failure),
+        Ok(()) if bad > 0 => Err(Failure::BadIds),
+        Ok(()) => Ok(()),
+    }
+}
 
 /// Where an ID came from, for its error.
 #[derive(Clone, Copy)]
@@ -43,7 +98,7 @@ const MAX_LINE: usize = 256;
 const QUOTED: usize = 40;
 
 /// Decodes the ID arguments, counting the bad ones in `bad`.
-pub(crate) fn arguments<W: Write, E: Write>(
+fn arguments<W: Write, E: Write>(
     ids: &[OsString],
     out: &mut Out<W>,
     err: &mut Messages<E>,

@@ -2,7 +2,7 @@
 //! row of the fields, or a JSON object; buffered, and coloured only when wanted.
 
 use std::fmt::Display;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, StdoutLock, Write};
 
 use anstyle::{AnsiColor, Style};
 use snowflake_kit::Snowflake;
@@ -57,6 +57,20 @@ pub(crate) fn wants_colour(terminal: bool) -> bool {
         return anstyle_query::windows::enable_ansi_colors() == Some(true);
     }
     colour
+}
+
+/// Stdout, buffered, coloured if wanted; `decode`'s layout as asked, or the one for a
+/// terminal or not.
+///
+/// Whatever fd 1 is, it is written to; only a write that fails is an error. A stdout
+/// closed with `>&-` is not refused: it cannot be told apart, since before `main` Rust's
+/// runtime opens /dev/null, read-write, on a closed fd 1, just as `1<>/dev/null` and
+/// Python's `subprocess.DEVNULL` give it, and those are a user discarding the output.
+pub(crate) fn stdout(format: Format, layout: Option<Layout>) -> Out<StdoutLock<'static>> {
+    let stdout = io::stdout().lock();
+    let terminal = stdout.is_terminal();
+    let layout = layout.unwrap_or(if terminal { Layout::Card } else { Layout::Row });
+    Out::new(stdout, format, wants_colour(terminal)).with_layout(layout)
 }
 
 /// Where IDs go: [`Blocks`] in front of `W`, spilled after each record.
