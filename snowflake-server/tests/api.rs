@@ -1,4 +1,5 @@
-//! The API's contract through real HTTP on loopback: the server binary, started per test.
+//! The API's contract through real HTTP on loopback: the library's service in this process,
+//! and the binary where only a process shows it (flags, exit statuses, signals).
 
 mod support;
 
@@ -11,7 +12,7 @@ const REFERENCE_BINARY: &str =
 
 #[test]
 fn compose_and_decode_known_answers() {
-    let server = Server::start(&[]);
+    let server = Server::without_identity();
     let answer = server.get("/v1/compose?ts=1288834975657&dc=1&machine=1&seq=0");
     assert_eq!(answer.status, 200);
     assert_eq!(
@@ -51,7 +52,7 @@ fn compose_and_decode_known_answers() {
 
 #[test]
 fn bad_input_is_a_400_naming_the_field() {
-    let server = Server::start(&[]);
+    let server = Server::without_identity();
     for (path, field, message) in [
         (
             "/v1/compose?ts=1288834975657&dc=32&machine=1",
@@ -128,7 +129,7 @@ fn bad_input_is_a_400_naming_the_field() {
 
 #[test]
 fn without_an_identity_ids_are_503_with_retry_after() {
-    let server = Server::start(&[]);
+    let server = Server::without_identity();
     for path in ["/v1/id", "/v1/ids?count=3", "/readyz"] {
         let answer = server.get(path);
         assert_eq!(answer.status, 503, "{path}");
@@ -151,7 +152,7 @@ fn without_an_identity_ids_are_503_with_retry_after() {
 
 #[test]
 fn ids_are_distinct_increasing_strings() {
-    let server = Server::start(&["--dc", "3", "--machine", "4"]);
+    let server = Server::unleased(3, 4);
     let one = server.get("/v1/id").json();
     let id: u64 = one["id"].as_str().unwrap().parse().unwrap();
     let batch = server.get("/v1/ids?count=4096").json();
@@ -190,7 +191,7 @@ fn ids_are_distinct_increasing_strings() {
 
 #[test]
 fn many_concurrent_clients_never_see_a_duplicate() {
-    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    let server = Server::unleased(1, 1);
     let addr = server.addr.clone();
     let threads: Vec<_> = (0..8)
         .map(|n| {
@@ -214,7 +215,7 @@ fn many_concurrent_clients_never_see_a_duplicate() {
 
 #[test]
 fn unknown_paths_are_404_and_metrics_count_them() {
-    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    let server = Server::unleased(1, 1);
     let answer = server.get("/nope");
     assert_eq!(answer.status, 404);
     assert!(answer.json()["error"]["message"].is_string());
@@ -241,7 +242,7 @@ fn unknown_paths_are_404_and_metrics_count_them() {
 
 #[test]
 fn other_methods_are_405_and_head_issues_nothing() {
-    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    let server = Server::unleased(1, 1);
     for (method, path) in [
         ("POST", "/v1/id"),
         ("DELETE", "/"),
@@ -277,7 +278,7 @@ fn other_methods_are_405_and_head_issues_nothing() {
 /// A repeated parameter is a 400 naming it, whichever of its values comes first.
 #[test]
 fn a_repeated_parameter_is_a_400_naming_it() {
-    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    let server = Server::unleased(1, 1);
     for (path, field, times) in [
         ("/v1/ids?count=4097&count=2", "count", 2),
         ("/v1/ids?count=2&count=4097", "count", 2),
@@ -299,7 +300,7 @@ fn a_repeated_parameter_is_a_400_naming_it() {
 
 #[test]
 fn odd_requests_never_get_a_500() {
-    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    let server = Server::unleased(1, 1);
     for path in [
         "/v1/decode/",
         "/v1/decode/%FF%FE",
@@ -330,7 +331,7 @@ fn odd_requests_never_get_a_500() {
 
 #[test]
 fn the_page_renders_without_javascript() {
-    let server = Server::start(&[]);
+    let server = Server::without_identity();
     let page = server.get("/?ts=1288834975657&dc=1&machine=1&seq=0");
     assert_eq!(page.status, 200);
     assert!(page.body.contains(r#"<output id="id">4194439168</output>"#));
@@ -388,7 +389,7 @@ fn sha256_base64(text: &str) -> String {
 
 #[test]
 fn the_page_allows_its_own_script_and_style_and_nothing_else() {
-    let server = Server::start(&[]);
+    let server = Server::without_identity();
     // A first visit, a form with errors, a decode with an error: the same headers.
     for path in ["/", "/?ts=x&dc=32&machine=1", "/?id=12x"] {
         let page = server.get(path);
@@ -928,7 +929,7 @@ fn raw_request(addr: &str, raw: &[u8]) -> String {
 #[test]
 fn heads_past_the_limits_are_json_errors_and_counted() {
     use std::fmt::Write;
-    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    let server = Server::unleased(1, 1);
     let long = format!("/v1/ids?count=1&pad={}", "a".repeat(20 * 1024));
     let answer = raw_request(
         &server.addr,
@@ -971,13 +972,51 @@ fn heads_past_the_limits_are_json_errors_and_counted() {
         answer.ends_with(r#""the URL is longer than the 64 KiB the server reads"}}"#),
         "{answer}"
     );
-    let metrics = server.get("/metrics").body;
-    for line in [
+    // A connection is counted once it has ended, which may be a moment after its answer
+    // was read: the counts are awaited, for a second at most.
+    let lines = [
         "snowflake_http_requests_total{endpoint=\"/v1/ids\",status=\"414\"} 1",
         "snowflake_http_requests_total{endpoint=\"/healthz\",status=\"431\"} 1",
         "snowflake_connections_closed_total{reason=\"malformed request\"} 1",
         "snowflake_connections_closed_total{reason=\"request head too large\"} 1",
-    ] {
-        assert!(metrics.lines().any(|l| l == line), "{line} in {metrics}");
+    ];
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
+    loop {
+        let metrics = server.get("/metrics").body;
+        let missing = lines
+            .iter()
+            .find(|&&line| !metrics.lines().any(|l| l == line));
+        match missing {
+            None => break,
+            Some(line) if std::time::Instant::now() > deadline => {
+                panic!("{line} in {metrics}")
+            }
+            Some(_) => std::thread::sleep(std::time::Duration::from_millis(10)),
+        }
     }
+}
+
+/// The README's list of flags is `--help`'s, line for line (trailing spaces aside): the
+/// flags are written down once, in the code.
+#[test]
+fn the_readme_shows_the_flags_as_help_prints_them() {
+    let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let trimmed = |text: &str| -> String {
+        text.lines()
+            .flat_map(|line| [line.trim_end(), "\n"])
+            .collect()
+    };
+    let help = trimmed(&String::from_utf8(out.stdout).unwrap());
+    assert!(help.contains("--postgres-schema <NAME>"), "{help}");
+    let readme = trimmed(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap(),
+    );
+    assert!(
+        readme.contains(&format!("```text\n{help}```\n")),
+        "snowflake-server/README.md does not show `snowflake-server --help` as it prints it now:\n{help}"
+    );
 }

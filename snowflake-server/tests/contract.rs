@@ -13,7 +13,7 @@ use support::Server;
 /// The description is OpenAPI 3, and names every route the server answers.
 #[test]
 fn the_description_names_every_route() {
-    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    let server = Server::unleased(1, 1);
     let answer = server.get("/v1/openapi.json");
     assert_eq!(answer.status, 200);
     assert_eq!(answer.header("content-type"), Some("application/json"));
@@ -72,7 +72,7 @@ fn range(schema: &Value) -> (Option<u64>, Option<u64>) {
 /// path, the answers.
 #[test]
 fn every_range_is_the_runtimes() {
-    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    let server = Server::unleased(1, 1);
     let doc = server.get("/v1/openapi.json").json();
     let of = |field: Field| (Some(field.min()), Some(field.max()));
     // A millisecond's worth of IDs.
@@ -130,7 +130,7 @@ fn every_range_is_the_runtimes() {
 /// server reads, it reads.
 #[test]
 fn ts_is_described_as_the_form_reads_it() {
-    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    let server = Server::unleased(1, 1);
     let doc = server.get("/v1/openapi.json").json();
     let schema = &parameter(&doc, "/v1/compose", "ts")["schema"];
     assert_eq!(
@@ -184,7 +184,7 @@ fn ts_is_described_as_the_form_reads_it() {
 /// found `seq=%0C` answered 200). The page's form, for a person's typing, drops the spaces.
 #[test]
 fn the_api_reads_exactly_what_the_contract_describes() {
-    let server = Server::start(&["--dc", "1", "--machine", "1"]);
+    let server = Server::unleased(1, 1);
     let doc = server.get("/v1/openapi.json").json();
     // What the document says blank is: the empty text, for `ts` and `seq` alone.
     for (name, blanks) in [("ts", 1), ("seq", 1), ("dc", 0), ("machine", 0)] {

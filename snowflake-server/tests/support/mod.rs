@@ -1,4 +1,5 @@
-//! The server binary on loopback, and a small HTTP/1.1 client for the tests.
+//! The server on loopback, as a process of the binary or as the library's service in this
+//! process, and a small HTTP/1.1 client for the tests.
 #![allow(dead_code, reason = "each test file uses a part")]
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -6,14 +7,26 @@ use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-/// A running `snowflake-server`, killed when dropped.
+use snowflake_server::Config;
+
+/// A running server on a free loopback port: a process of the binary, killed when dropped,
+/// or the library's service in this process, shut down when dropped.
 pub(crate) struct Server {
-    pub(crate) child: Child,
     pub(crate) addr: String,
+    running: Running,
+}
+
+enum Running {
+    Process(Child),
+    /// `serve` on a runtime of its own thread, until `stop` is sent or dropped.
+    InProcess {
+        stop: Option<tokio::sync::oneshot::Sender<()>>,
+        thread: Option<std::thread::JoinHandle<Result<(), snowflake_server::ServeError>>>,
+    },
 }
 
 impl Server {
-    /// Starts it on a free port with `args`; waits for its "listening on" line.
+    /// The binary on a free port with `args`; waits for its "listening on" line.
     pub(crate) fn start(args: &[&str]) -> Server {
         Server::start_with_env(args, &[])
     }
@@ -51,7 +64,47 @@ impl Server {
             .strip_prefix("snowflake-server listening on http://")
             .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
             .to_owned();
-        Server { child, addr }
+        Server {
+            addr,
+            running: Running::Process(child),
+        }
+    }
+
+    /// The library's `serve` of `config` in this process, on a free port.
+    pub(crate) fn in_process(config: Config) -> Server {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .expect("a free port");
+        let addr = listener.local_addr().expect("its address").to_string();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            runtime.block_on(snowflake_server::serve(listener, config, async {
+                let _ = stopped.await;
+            }))
+        });
+        Server {
+            addr,
+            running: Running::InProcess {
+                stop: Some(stop),
+                thread: Some(thread),
+            },
+        }
+    }
+
+    /// The service in this process with the identity (`dc`, `machine`), unleased.
+    pub(crate) fn unleased(dc: u64, machine: u64) -> Server {
+        let identity = snowflake_kit::Identity::new(dc, machine).expect("an identity");
+        Server::in_process(Config::unleased(identity))
+    }
+
+    /// The service in this process without an identity.
+    pub(crate) fn without_identity() -> Server {
+        Server::in_process(Config::without_identity())
     }
 
     pub(crate) fn get(&self, path: &str) -> Response {
@@ -81,20 +134,35 @@ impl Server {
         self.signal("-TERM")
     }
 
-    /// A signal (`-TERM`, `-INT`), then its exit status.
+    /// A signal (`-TERM`, `-INT`) to the process, then its exit status.
     pub(crate) fn signal(mut self, signal: &str) -> std::process::ExitStatus {
-        let pid = self.child.id().to_string();
+        let Running::Process(child) = &mut self.running else {
+            panic!("a signal goes to a process: start the server with Server::start");
+        };
+        let pid = child.id().to_string();
         Command::new("kill").args([signal, &pid]).status().unwrap();
-        let status = self.child.wait().unwrap();
-        std::mem::forget(self);
-        status
+        child.wait().unwrap()
     }
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        match &mut self.running {
+            Running::Process(child) => {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+            Running::InProcess { stop, thread } => {
+                drop(stop.take());
+                if let Some(thread) = thread.take() {
+                    let served = thread.join();
+                    // A test that failed already is not failed again by its server.
+                    if !std::thread::panicking() {
+                        assert_eq!(served.expect("the server's thread"), Ok(()), "served");
+                    }
+                }
+            }
+        }
     }
 }
 
