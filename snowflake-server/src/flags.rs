@@ -13,14 +13,9 @@ use snowflake_lease::{EtcdConfig, LeaseError, LeaseOptions, PgConfig, PgStore, S
 use crate::config::{Config, StoreConfig};
 use crate::logging::LogFormat;
 
-/// Serve the Snowflake ID page and an ID service.
-///
-/// Every flag can come from the environment instead: `--lease-ttl` from
-/// `SNOWFLAKE_LEASE_TTL`, and so on (shown in `--help`); a flag given beats its variable.
-///
-/// The binary's flags, for an application that gives the same ones: parse them with clap
-/// (`Flags::try_parse`, or `#[command(flatten)]` in the application's own), then
-/// [`Flags::startup`] checks them into what to do.
+/// The binary's flags (`snowflake-server --help`), for an application that takes the same
+/// ones: parse them with clap (`Flags::try_parse`, or `#[command(flatten)]` in the
+/// application's own), then [`Flags::startup`] checks them into what to do.
 ///
 /// ```
 /// use clap::Parser;
@@ -36,7 +31,15 @@ use crate::logging::LogFormat;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Parser, Debug)]
-#[command(name = "snowflake-server", version, max_term_width = 100)]
+#[command(
+    name = "snowflake-server",
+    version,
+    max_term_width = 100,
+    about = "Serve the Snowflake ID page and an ID service.",
+    long_about = "Serve the Snowflake ID page and an ID service.\n\nEvery flag can come from the \
+                  environment instead: `--lease-ttl` from `SNOWFLAKE_LEASE_TTL`, and so on \
+                  (shown in `--help`); a flag given beats its variable."
+)]
 pub struct Flags {
     /// The address to listen on.
     #[arg(
