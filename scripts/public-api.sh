@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 version=0.52.0
-crates=(snowflake-kit snowflake-runtime snowflake-macros snowflake-lease)
+crates=(snowflake-kit snowflake-runtime snowflake-macros snowflake-lease snowflake-server)
 
 if ! cargo public-api --version 2>/dev/null | grep -q " $version$"; then
     echo "installing cargo-public-api $version"
