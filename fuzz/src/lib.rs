@@ -1,10 +1,11 @@
 //! The workspace's fuzz targets: one check per parser, each a function of arbitrary bytes
 //! that panics when the parser breaks its rule, so that AFL++ counts it as a crash.
 //!
-//! The same functions replay the corpus kept in `corpus/` (`tests/corpus.rs`), so that
-//! what the fuzzer found once stays found. The command's `decode` and the server's router
-//! have theirs in their own crates (`snowflake-cli/src/fuzz.rs`,
-//! `snowflake-server/src/fuzz.rs`), where their private modules are.
+//! The same functions replay the corpus kept in `corpus/` ([`replay`], `tests/corpus.rs`),
+//! so that what the fuzzer found once stays found. The command's `decode` and the server's
+//! router have their checks in their own crates (`snowflake-cli/src/fuzz.rs`,
+//! `snowflake-server/src/fuzz.rs`), where their private modules are, and replay their
+//! corpus with [`replay`] too.
 
 // The macro's modules, compiled here as they are in snowflake-macros: a proc-macro crate
 // cannot export them. `crate::parse` and the rest name these from inside them.
@@ -41,6 +42,28 @@ pub const TARGETS: [(&str, Check); 4] = [
     ("rfc3339", rfc3339),
     ("macro_tokens", macro_tokens),
 ];
+
+/// Every file of `corpus/<name>/` through `check`, for a test: it fails naming the first
+/// file whose check panics, or when the directory is empty.
+///
+/// # Panics
+///
+/// As said: a file whose check fails, a directory that is empty or cannot be read.
+pub fn replay(name: &str, check: Check) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus")
+        .join(name);
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.expect("a directory entry").path();
+        let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        // The file's name in the failure: its check's own message says what broke.
+        let result = std::panic::catch_unwind(|| check(&data));
+        assert!(result.is_ok(), "{} fails its check", path.display());
+        files += 1;
+    }
+    assert!(files > 0, "{} is empty", dir.display());
+}
 
 /// The `main` of a target's binary: under `cargo afl build`, AFL++'s persistent loop over
 /// `check`; in a plain build, `check` of stdin once, to replay a file, or given
