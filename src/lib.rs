@@ -68,11 +68,9 @@
 //!
 //! `macros` ([`snowflake!`]) and `std` ([`Generator`], [`SystemClock`],
 //! [`Snowflake::system_time`]) by default; without `std` the crate is `no_std` and
-//! allocation-free. `serde`, `tokio`, the database features `sqlx-postgres`,
-//! `sqlx-sqlite`, `postgres`, `diesel`, `diesel-sqlite` and `sea-orm`, and `utoipa`,
-//! `schemars` (schemas), `async-graphql` (a scalar) and `arbitrary` (fuzzing inputs) are
-//! described, with the major version of the crate each is for, in
-//! [the README's table](https://github.com/snowflake-kit/snowflake-kit#features).
+//! allocation-free. The optional features (serde, tokio, the SQL crates, the schema and
+//! GraphQL crates, arbitrary), each with the version of the crate it is for and the Rust it
+//! needs, are in [the README's table](https://github.com/snowflake-kit/snowflake-kit#features).
 #![no_std]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -220,8 +220,7 @@ fn dev_null_takes_the_output_opened_either_way() {
 /// A stdout closed with `>&-` reaches `main` as /dev/null opened for reading and writing
 /// (Rust's runtime opens it on a closed fd 1), as `1<>/dev/null` does: it cannot be told
 /// apart from a stdout that discards the output on purpose, and is written to as that one
-/// is. Until issue #25 the command refused it (exit 1, "stdout is closed; redirect it to
-/// /dev/null"), and with it every script that discards the output from Python.
+/// is: refusing it would refuse every script that discards the output from Python.
 #[cfg(unix)]
 #[test]
 fn a_closed_stdout_is_written_to_as_dev_null() {

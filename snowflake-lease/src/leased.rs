@@ -36,15 +36,9 @@ use crate::store::{Identity, Store};
 ///   committed HWM, and the lease's end): it refuses, and its background task
 ///   finds the lease gone and halts the generator.
 ///
-/// Preconditions, which the fence cannot check for itself:
-///
-/// - every holder of an identity uses the same etcd cluster and the same prefix (two
-///   clusters, or two prefixes, are two fences that know nothing of each other);
-/// - no plain [`Generator`] runs with a pair that is also leased (such as
-///   `snowflake-server --dc 3 --machine 3` without `--etcd` beside a fleet that leases):
-///   it issues without any fence;
-/// - nobody deletes or lowers the HWM keys (`{prefix}/hwm/..`), and etcd is not
-///   restored from a snapshot older than the HWMs in use.
+/// The preconditions, which the fence cannot check for itself (one store and one prefix
+/// for every holder of an identity, no plain [`Generator`] with a leased pair, high-water
+/// marks never lowered): [the protocol](https://github.com/snowflake-kit/snowflake-kit/blob/main/docs/lease-protocol.md#the-guarantee-and-its-preconditions).
 ///
 /// # The hot path
 ///

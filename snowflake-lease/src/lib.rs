@@ -22,19 +22,11 @@
 //! # Ok(()) }
 //! ```
 //!
-//! # Keys (etcd; PostgreSQL's tables are on `PgStore`)
+//! # The guarantee, and the keys
 //!
-//! ```text
-//! {prefix}/owner/{dc:02}/{machine:02}   the holder's name, attached to its lease
-//! {prefix}/hwm/{dc:02}/{machine:02}     the highest Unix ms any holder may use; never deleted
-//! ```
-//!
-//! # The guarantee, and its preconditions
-//!
-//! See [`LeasedGenerator`]. Every holder of an identity uses the same etcd cluster and
-//! prefix, no plain generator runs with a leased pair, nobody deletes or lowers the HWM
-//! keys, and etcd is not restored from a snapshot older than the HWMs in use. PostgreSQL
-//! asks the same and a little more: see `PgStore`.
+//! No two holders of an identity ever issue IDs in the same millisecond, under the
+//! preconditions that [the protocol](https://github.com/snowflake-kit/snowflake-kit/blob/main/docs/lease-protocol.md#the-guarantee-and-its-preconditions)
+//! lists with the keys in etcd and the steps; PostgreSQL's tables are on `PgStore`.
 //!
 //! # When things fail
 //!

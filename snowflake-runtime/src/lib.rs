@@ -23,11 +23,8 @@
 //! # Features
 //!
 //! `std` (default): [`Generator`], [`SystemClock`] and [`Snowflake::system_time`]; without
-//! it the crate is `no_std` and allocation-free. `serde` (with [`as_string`]), `tokio`, and
-//! the database features `sqlx-postgres`, `sqlx-sqlite`, `postgres`, `diesel`,
-//! `diesel-sqlite` and `sea-orm`, and `utoipa`, `schemars`, `async-graphql` and
-//! `arbitrary`, are those of `snowflake-kit`, described in
-//! [its README's table](https://github.com/snowflake-kit/snowflake-kit#features).
+//! it the crate is `no_std` and allocation-free. The optional features are those of
+//! `snowflake-kit`, in [its README's table](https://github.com/snowflake-kit/snowflake-kit#features).
 //!
 //! A negative BIGINT read as a [`Snowflake`] is an error naming the value
 //! ([`IdRangeError`], from [`Snowflake::try_from_i64`]), and [`Snowflake::issued_in`]

@@ -1,4 +1,4 @@
-//! A leader's loss on a busy machine (issue #30): three `--auto` servers on a
+//! A leader's loss on a busy machine: three `--auto` servers on a
 //! three-member cluster behind mutual TLS, pulling IDs, while the test keeps both cores
 //! busy with spinning processes. Round after round the leader dies (SIGKILL) or hangs
 //! (SIGSTOP: its connections stay open), or a follower dies; each server must issue

@@ -29,8 +29,7 @@ impl Members {
     ///
     /// Why: a member that still follows a leader that has died or hangs takes the call
     /// and forwards it to nowhere, and a member that hangs itself holds it; either keeps
-    /// the call for its whole bound. Found on a busy machine (issue #30), where two such
-    /// calls in a row kept a server refusing for 1.9 s past a new leader.
+    /// the call for its whole bound, and the server refuses meanwhile.
     pub(super) async fn hedged<T, F, Fut>(
         &self,
         op: &'static str,

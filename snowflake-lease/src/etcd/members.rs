@@ -15,9 +15,7 @@ use crate::events::event;
 /// Why not etcd-client's balanced channel over all members: it picks by the fewest calls
 /// in flight, so a member that hangs (a frozen host, a process stopped, a leader lost
 /// with its proposals) gets the next call as soon as the last one was given up, and
-/// HTTP/2 pings take two thirds of the TTL to declare its connection dead; a server on a
-/// busy machine was out for seconds after a new leader was elected (issue #30). Here
-/// calls stay on the member that answers, and move to the next as soon as one fails or
+/// HTTP/2 pings take two thirds of the TTL to declare its connection dead. Here calls stay on the member that answers, and move to the next as soon as one fails or
 /// goes unanswered.
 pub(super) struct Members {
     pub(super) endpoints: Vec<String>,
