@@ -2,6 +2,8 @@
 //! `form.rs`, the reading of a query in `query.rs`, the error answers in `error.rs`; the
 //! format's rules are the runtime's.
 
+mod identity;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -17,11 +19,11 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ArrayBuilder, Schema};
 use utoipa::{PartialSchema, ToSchema};
 
+pub(crate) use self::identity::IdentityJson;
 use crate::AppState;
 use crate::error::ApiError;
 use crate::error::Body;
 use crate::form::{Spaces, compose_form, decode_text};
-use crate::issuer::IdentityJson;
 use crate::openapi::fields::{self, DcQuery, IdPath, MachineQuery, SeqQuery, TsQuery};
 use crate::query::Params;
 

@@ -2,7 +2,7 @@
 //! Snowflake ID is built, and the ID service around it, for the binary and for an
 //! application that serves it itself or mounts its router in its own.
 //!
-//! - [`serve`] serves a [`Config`] on a listener until a shutdown future resolves
+//! - [`serve()`] serves a [`Config`] on a listener until a shutdown future resolves
 //!   ([`serve_until_signal`]: until SIGTERM or Ctrl-C, as the binary does);
 //! - [`Service`] gives the router to mount, and claims and releases a leased identity;
 //! - [`Flags`] are the binary's flags, checked into a [`Config`] by [`Flags::startup`].

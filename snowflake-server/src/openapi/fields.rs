@@ -1,5 +1,5 @@
 //! How the contract (`GET /v1/openapi.json`) describes an ID's fields, for the handlers
-//! and answers that carry them (`api.rs`, `issuer.rs`): every range is the runtime's
+//! and answers that carry them (`api.rs`, `api/identity.rs`): every range is the runtime's
 //! ([`Field::min`], [`Field::max`], [`Snowflake::MAX`]), none is written here, and each of
 //! `/v1/compose`'s fields is described as the form reads it (`form.rs`): `ts` as
 //! [`Field::Timestamp`]'s `parse` reads it, Unix ms or an RFC 3339 date, or blank.

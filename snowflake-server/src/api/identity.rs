@@ -1,0 +1,36 @@
+//! [`IdentityJson`]: the body of `GET /v1/identity`.
+
+use serde::Serialize;
+
+use crate::openapi::fields;
+
+/// `GET /v1/identity`: where the IDs' identity comes from, and a lease's state.
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct IdentityJson {
+    /// Which kind of identity: `none`; `unleased`, a pair given with `--dc N --machine N`
+    /// and no store; or leased from a store: `exact` (exactly the pair given), `datacenter`
+    /// (any free machine of one, `--dc N --auto`) or `auto` (any free one of all 1,024,
+    /// `--auto`). The same words as the start-up event and `/metrics`.
+    #[schema(value_type = String)]
+    pub(crate) kind: &'static str,
+    /// Where a leased identity comes from: `etcd` or `postgres`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub(crate) store: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = fields::datacenter)]
+    pub(crate) datacenter: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = fields::machine)]
+    pub(crate) machine: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) state: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) lease_valid_until: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) ceiling: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) lease_losses: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) message: Option<String>,
+}
