@@ -1,5 +1,5 @@
 //! Benchmarks of `snowflake-kit` beside its peers; see `benches/generators.rs` and
-//! `compile-cost.sh`. Nothing here is published.
+//! `scripts/bench/compile-cost.sh`. Nothing here is published.
 //!
 //! The one thing this library holds is the adapter that lets one harness drive
 //! every generator the same way.

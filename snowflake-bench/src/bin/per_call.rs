@@ -1,4 +1,5 @@
-//! One generator's calls, for an instruction count under callgrind (`instructions.sh`):
+//! One generator's calls, for an instruction count under callgrind
+//! (`scripts/bench/instructions.sh`):
 //! `per_call <contender> <calls>` makes `calls` calls inside `measure`, the one function
 //! callgrind is told to count (`--toggle-collect`), so that start-up, a runtime's threads
 //! and the lease's holder task are not in the figure.

@@ -3,9 +3,9 @@
 # the default build, then the default build plus each feature alone, each from an empty
 # target directory (debug, all dependencies, best of $RUNS, 1 unless set), with the number of
 # crates it builds (`cargo tree`, deterministic where seconds are not).
-# Usage: bash snowflake-bench/feature-cost.sh [FEATURE...]   (default: the integrations)
+# Usage: bash scripts/bench/feature-cost.sh [FEATURE...]   (default: the integrations)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 work="$root/target/feature-cost"
 runs=${RUNS:-1}
 features=("$@")

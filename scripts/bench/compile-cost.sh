@@ -4,9 +4,9 @@
 #      best of 3 cold builds each; with a git revision as argument, that revision's facade too,
 #      in the same run, for a before-and-after;
 #   2. a file of 10,000 `snowflake!` invocations against the same file with plain integers.
-# Usage: bash snowflake-bench/compile-cost.sh [REV]   (from anywhere; takes a few minutes)
+# Usage: bash scripts/bench/compile-cost.sh [REV]   (from anywhere; takes a few minutes)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 work="$root/target/compile-cost"
 rm -rf "$work"
 mkdir -p "$work"

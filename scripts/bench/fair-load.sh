@@ -2,14 +2,14 @@
 # /v1/id while /v1/ids?count=4096 is under load, both at once, on loopback (#19):
 #   /v1/id: non-2xx answers (must be 0) and p99 latency; /v1/ids: IDs per second;
 #   the server's threads, sampled through the run (bounded: its workers and no blocking pool).
-# Usage: bash snowflake-bench/fair-load.sh [SECONDS] [BULK_CONNECTIONS]
+# Usage: bash scripts/bench/fair-load.sh [SECONDS] [BULK_CONNECTIONS]
 #   (default 10 s, 200 connections of /v1/ids; installs wrk if missing)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-10}
 bulk=${2:-200}
 # wrk, and a release build of the server on a free port of loopback (`$port`, `$server`).
-source "$root/snowflake-bench/server-up.sh"
+source "$root/scripts/bench/server-up.sh"
 out=$(mktemp -d)
 wrk -t1 -c"$bulk" -d"${seconds}s" "http://127.0.0.1:$port/v1/ids?count=4096" >"$out/ids" &
 bulk_pid=$!

@@ -3,11 +3,11 @@
 # same N IDs each spoiled by a trailing `x` (a bad line each, a message on stderr each),
 # stdout and stderr into files, interleaved round by round, best of 3; then the MB each
 # writes and, with strace installed, its write(2) calls to stdout and to stderr.
-# Usage: bash snowflake-bench/cli-bad-lines.sh [N [OTHER]]   (from anywhere)
+# Usage: bash scripts/bench/cli-bad-lines.sh [N [OTHER]]   (from anywhere)
 #   N defaults to 1000000; OTHER, the path of another build of `snowflake` (an older
 #   commit's, say), is measured in the same rounds, in rows of its own.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 n=${1:-1000000}
 work="$root/target/cli-bad-lines"
 rm -rf "$work"

@@ -6,9 +6,9 @@
 #      than generate); `decode --layout card` beside them, for information;
 #   2. with strace installed, the average bytes per write(2) to stdout of each command
 #      (the goal: at least 4 KiB into a file or a pipe).
-# Usage: bash snowflake-bench/cli-throughput.sh [N]   (N defaults to 1000000; from anywhere)
+# Usage: bash scripts/bench/cli-throughput.sh [N]   (N defaults to 1000000; from anywhere)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 n=${1:-1000000}
 work="$root/target/cli-throughput"
 rm -rf "$work"

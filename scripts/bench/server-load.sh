@@ -2,12 +2,12 @@
 # snowflake-server under wrk on loopback, in one run:
 #   /v1/id requests per second as a ratio to /healthz (bar: at least 0.9), and its p99 latency;
 #   /v1/ids?count=4096 in IDs per second as a share of the format's 4,096,000 (bar: at least 95%).
-# Usage: bash snowflake-bench/server-load.sh [SECONDS]   (default 10 s per endpoint; installs wrk if missing)
+# Usage: bash scripts/bench/server-load.sh [SECONDS]   (default 10 s per endpoint; installs wrk if missing)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-10}
 # wrk, and a release build of the server on a free port of loopback (`$port`, `$server`).
-source "$root/snowflake-bench/server-up.sh"
+source "$root/scripts/bench/server-up.sh"
 
 # One wrk thread and 32 connections: the server gets the rest of the two cores.
 run() { # path -> "requests/s p99"

@@ -2,14 +2,15 @@
 # Instructions per call of each generator, counted by callgrind: deterministic for a given
 # binary and input, whatever else the machine is doing, where a timed burst moves by 20%
 # from run to run on a shared machine. Each contender makes CALLS calls inside the one
-# function callgrind counts (`measure` in src/bin/per_call.rs), then again 0; the figure is
-# the difference over CALLS. Under valgrind the clock's own vDSO work is not counted as
-# instructions of the program, so these are what each generator adds around its reading.
-#   bash snowflake-bench/instructions.sh [CALLS] [PROFILE]
+# function callgrind counts (`measure` in snowflake-bench/src/bin/per_call.rs), then again
+# 0; the figure is the difference over CALLS. Under valgrind the clock's own vDSO work is
+# not counted as instructions of the program, so these are what each generator adds around
+# its reading.
+#   bash scripts/bench/instructions.sh [CALLS] [PROFILE]
 # CALLS 200000 and PROFILE bench-lto (fat LTO, one codegen unit: a user's LTO build) by
 # default; `release` for the default release profile. Needs valgrind (Debian: valgrind).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 calls=${1:-200000}
 profile=${2:-bench-lto}
 command -v valgrind >/dev/null || { echo "instructions.sh: needs valgrind (Debian: valgrind)" >&2; exit 1; }
