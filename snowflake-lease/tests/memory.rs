@@ -1,5 +1,6 @@
 //! The leased generator's state machine on the in-memory store, on tokio's paused
-//! clock: time moves only as the tests say (and when every task sleeps).
+//! clock: time moves only as the tests say (and when every task sleeps). Then the store
+//! suite (`tests/suite`) on it, in real time.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -12,6 +13,11 @@ use snowflake_lease::{
     State,
 };
 use tokio::time::{Instant, advance, sleep};
+
+use crate::suite::{Fixture, store_suite};
+
+mod suite;
+mod support;
 
 /// 2022-06-28T16:07:40.105Z when the test starts, then tokio's (paused) time, plus a
 /// step the test may set.
@@ -140,9 +146,11 @@ async fn a_clock_that_jumps_ahead_does_not_push_the_hwm() {
     let generator = start(&store, exact(1, 1), &clock).await.unwrap();
     clock.step(3_600_000);
     sleep(Duration::from_secs(3)).await;
-    // Real time went on 3 s: the HWM follows real time (plus a second), not the jump.
+    // Real time went on 3 s: the HWM follows real time (plus a second), not the jump; and
+    // it did follow it, the holder reserving all along.
     let hwm = store.hwm(identity()).unwrap();
     assert!(hwm <= T0 + 3_000 + 1_000 + 2_000 + 300, "{hwm}");
+    assert!(hwm >= T0 + 3_000, "{hwm}");
     assert!(generator.try_next_id().is_err());
 }
 
@@ -707,4 +715,42 @@ async fn a_reclaim_with_the_clock_far_behind_the_mark_stops_saying_why() {
     sleep(Duration::from_secs(20)).await;
     assert_eq!(store.claims(), claims, "it went on trying");
     assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
+}
+
+// No process but this one reaches the store, so it has no `Processes`: the scenarios that
+// kill, stop or cut off a holder process are not its.
+store_suite!(Arc<MemStore>);
+
+/// One store, shared by every holder of a scenario; its leases run on tokio's clock, here
+/// real time.
+impl Fixture for Arc<MemStore> {
+    type Store = Arc<MemStore>;
+
+    fn start() -> Arc<MemStore> {
+        shared_store()
+    }
+
+    async fn store(&self, _: &LeaseOptions) -> Arc<MemStore> {
+        Arc::clone(self)
+    }
+
+    async fn owners(&self) -> usize {
+        (0..Identity::COUNT)
+            .filter(|&index| self.owner(Identity::from_index(index)).is_some())
+            .count()
+    }
+
+    async fn end_lease(&self, identity: Identity, _: &LeaseOptions) {
+        let (_, lease) = self.owner(identity).unwrap();
+        self.revoke(lease);
+    }
+
+    /// Out of reach: every call fails; the leases run on and may expire.
+    fn take_down(&mut self) {
+        self.set_unreachable(true);
+    }
+
+    fn bring_back(&mut self) {
+        self.set_unreachable(false);
+    }
 }

@@ -1,27 +1,27 @@
 //! The leased generator against a real PostgreSQL on loopback (Debian's `postgresql`), each
-//! test with its own server, run as the `postgres` user. Holders in other processes, so
-//! that they can be killed and stopped, run the crate's `snowflake-lease-holder` binary.
+//! test with its own server, run as the `postgres` user: the store suite (`tests/suite`),
+//! and what only PostgreSQL has. Holders in other processes, so that they can be killed
+//! and stopped, run the crate's `snowflake-lease-holder` binary.
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use snowflake_kit::Snowflake;
 use snowflake_lease::harness::Postgres;
 use snowflake_lease::{
-    Claim, Identity, LeaseError, LeaseOptions, LeasedGenerator, OnLoss, PgConfig, PgStore,
-    Reservation, State, Store, StoreKind,
+    Claim, Identity, LeaseError, LeaseOptions, LeasedGenerator, PgConfig, PgStore, Reservation,
+    Store, StoreKind,
 };
 
-use crate::support::{HolderProcess, TestHost};
+use crate::suite::{Fixture, Processes, options, store_suite};
 
+mod suite;
 mod support;
 
-fn options(dc: u64, machine: u64, ttl_secs: u64) -> LeaseOptions {
-    let mut options = LeaseOptions::default().exact(Identity::new(dc, machine).unwrap());
-    options.ttl = Duration::from_secs(ttl_secs);
-    options.window = Duration::from_secs(1);
-    options
-}
+store_suite!(
+    Postgres,
+    needs: "needs PostgreSQL: bash scripts/test.sh installs it",
+    partition needs: "needs PostgreSQL, and root with iproute2 for a network namespace: bash scripts/test.sh installs them"
+);
 
 async fn store(pg: &Postgres, options: &LeaseOptions) -> PgStore {
     PgStore::connect(PgConfig::new(&pg.url()).unwrap(), options)
@@ -29,11 +29,50 @@ async fn store(pg: &Postgres, options: &LeaseOptions) -> PgStore {
         .unwrap()
 }
 
-/// The millisecond of each ID.
-fn millis(ids: &[u64]) -> HashSet<u64> {
-    ids.iter()
-        .map(|&id| Snowflake::from_u64(id).unwrap().timestamp_ms())
-        .collect()
+impl Fixture for Postgres {
+    type Store = PgStore;
+
+    fn start() -> Postgres {
+        Postgres::start()
+    }
+
+    async fn store(&self, options: &LeaseOptions) -> PgStore {
+        store(self, options).await
+    }
+
+    /// The identities whose lease has not run out by the database's clock.
+    async fn owners(&self) -> usize {
+        self.psql(
+            "SELECT count(*) FROM snowflake.identities i JOIN snowflake.leases l \
+             ON l.id = i.lease_id WHERE l.expires_at > clock_timestamp()",
+        )
+        .parse()
+        .unwrap()
+    }
+
+    /// As a person cleaning the table would: every lease deleted.
+    async fn end_lease(&self, _: Identity, _: &LeaseOptions) {
+        self.psql("DELETE FROM snowflake.leases");
+    }
+
+    /// Stopped as a crash (`pg_ctl -m immediate`): every connection cut.
+    fn take_down(&mut self) {
+        self.stop();
+    }
+
+    fn bring_back(&mut self) {
+        self.start_again();
+    }
+}
+
+impl Processes for Postgres {
+    fn start_on(host: &str) -> Postgres {
+        Postgres::start_with(&[host], false)
+    }
+
+    fn holder_endpoint(&self, host: &str) -> String {
+        self.url_on(host)
+    }
 }
 
 /// The store's calls on a real PostgreSQL, as the holder relies on them: a claim won
@@ -187,266 +226,6 @@ async fn reserve_of(
     new: u64,
 ) -> Reservation {
     store.reserve(identity, lease, expected, new).await.unwrap()
-}
-
-/// Eight claimants of one identity at once, each with its own store: one wins. Eight
-/// `auto` claimants at once: eight identities.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
-async fn claims_are_exclusive() {
-    let pg = Postgres::start();
-    let mut tasks = Vec::new();
-    for n in 0..8 {
-        let url = pg.url();
-        tasks.push(tokio::spawn(async move {
-            let mut options = options(1, 1, 5);
-            options.claim_wait = Duration::from_millis(500);
-            options.holder = format!("claimant {n}");
-            let store = PgStore::connect(PgConfig::new(&url).unwrap(), &options)
-                .await
-                .unwrap();
-            LeasedGenerator::start(store, options).await
-        }));
-    }
-    let mut won = Vec::new();
-    for task in tasks {
-        match task.await.unwrap() {
-            Ok(generator) => won.push(generator),
-            Err(LeaseError::Held { by, .. }) => assert!(by.starts_with("claimant "), "{by}"),
-            Err(e) => panic!("{e}"),
-        }
-    }
-    assert_eq!(won.len(), 1);
-    let mut tasks = Vec::new();
-    for n in 0..8 {
-        let url = pg.url();
-        tasks.push(tokio::spawn(async move {
-            let mut options = LeaseOptions::default();
-            options.holder = format!("auto {n}");
-            let store = PgStore::connect(PgConfig::new(&url).unwrap(), &options)
-                .await
-                .unwrap();
-            LeasedGenerator::start(store, options).await.unwrap()
-        }));
-    }
-    let mut holders = Vec::new();
-    for task in tasks {
-        holders.push(task.await.unwrap());
-    }
-    let identities: HashSet<Identity> = holders.iter().map(LeasedGenerator::identity).collect();
-    assert_eq!(identities.len(), 8);
-    assert!(!identities.contains(&Identity::new(1, 1).unwrap()));
-    assert_eq!(
-        pg.psql(
-            "SELECT count(*) FROM snowflake.identities i JOIN snowflake.leases l \
-             ON l.id = i.lease_id WHERE l.expires_at > clock_timestamp()"
-        ),
-        "9"
-    );
-}
-
-/// SIGKILL: the identity is free once the lease ends at the database (2 s), and the next
-/// holder starts above everything the killed one printed, read to its last line.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
-async fn a_killed_holder_frees_its_identity_within_the_ttl() {
-    let pg = Postgres::start();
-    let mut holder = HolderProcess::start(&pg.url(), 2, 2, 2, 60);
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let killed = Instant::now();
-    let last = *holder.kill().iter().max().unwrap();
-    let mut options = options(2, 2, 2);
-    options.claim_wait = Duration::from_secs(10);
-    let generator = LeasedGenerator::start(store(&pg, &options).await, options)
-        .await
-        .unwrap();
-    let first = generator.try_next_id().unwrap();
-    let took_over = killed.elapsed();
-    println!("takeover after SIGKILL (TTL 2 s): {took_over:?}");
-    // Its lease's end at the database (at most the TTL after the kill), then the claim and
-    // the wait for the clock to pass the mark it left (the window, which runs meanwhile).
-    assert!(took_over < Duration::from_millis(3500), "{took_over:?}");
-    assert!(first.timestamp_ms() > Snowflake::from_u64(last).unwrap().timestamp_ms());
-}
-
-/// SIGSTOP past the lease: the successor takes the identity and issues above the mark;
-/// woken, the paused holder issues nothing in the successor's milliseconds and is refused.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
-async fn a_paused_holder_issues_nothing_its_successor_can_issue() {
-    let pg = Postgres::start();
-    let holder = HolderProcess::start(&pg.url(), 3, 3, 2, 12);
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    holder.signal("-STOP");
-    let mut before = holder.ids();
-    let mut options = options(3, 3, 2);
-    options.claim_wait = Duration::from_secs(10);
-    let successor = LeasedGenerator::start(store(&pg, &options).await, options)
-        .await
-        .unwrap();
-    let mut theirs = Vec::new();
-    let resume_at = Instant::now() + Duration::from_secs(1);
-    let mut resumed = false;
-    let until = Instant::now() + Duration::from_secs(4);
-    while Instant::now() < until {
-        if !resumed && Instant::now() >= resume_at {
-            holder.signal("-CONT");
-            resumed = true;
-        }
-        if let Ok(id) = successor.try_next_id() {
-            theirs.push(id.as_u64());
-        }
-        tokio::time::sleep(Duration::from_millis(1)).await;
-    }
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let (after, refused) = holder.output();
-    assert!(refused > 0, "the woken holder was never refused");
-    let successor_first = theirs[0];
-    assert!(successor_first > before.iter().max().copied().unwrap());
-    for id in &after {
-        assert!(
-            *id < successor_first,
-            "{id} issued after the pause, not below {successor_first}"
-        );
-    }
-    before.extend(after);
-    let (mine, successors) = (millis(&before), millis(&theirs));
-    assert!(
-        mine.is_disjoint(&successors),
-        "the two issued in one millisecond"
-    );
-    assert!(theirs.len() > 100 && !before.is_empty());
-}
-
-/// The database stopped (as a crash: every connection cut) and started again: the holder
-/// goes on up to its reserved ceiling, stops by its lease's deadline, and once the database
-/// is back claims the identity again (a new connection) above its own mark.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
-async fn a_database_restart_stops_issuing_by_the_deadline_then_it_claims_again() {
-    let pg = Postgres::start();
-    let options = options(5, 5, 3);
-    let generator = LeasedGenerator::start(store(&pg, &options).await, options)
-        .await
-        .unwrap();
-    let mut before = Vec::new();
-    for _ in 0..200 {
-        before.push(generator.try_next_id().unwrap().as_u64());
-        tokio::time::sleep(Duration::from_millis(1)).await;
-    }
-    pg.stop();
-    let stopped = Instant::now();
-    // Issues on for a while (the reserved time), then refuses, within the lease's 3 s.
-    while generator.try_next_id().is_ok() {
-        assert!(stopped.elapsed() < Duration::from_secs(3), "still issuing");
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    let refused_after = stopped.elapsed();
-    println!("the database stopped: IDs refused after {refused_after:?}");
-    // Past the lease's local deadline (a tenth of the TTL before the database's end), the
-    // lease counts as lost; nothing is issued meanwhile.
-    while matches!(generator.status().state, State::Holding) {
-        assert!(generator.try_next_id().is_err());
-        assert!(
-            stopped.elapsed() < Duration::from_secs(4),
-            "{:?}",
-            generator.status()
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert!(generator.try_next_id().is_err());
-    pg.start_again();
-    let back = Instant::now();
-    let first = loop {
-        if let Ok(id) = generator.try_next_id() {
-            break id;
-        }
-        assert!(
-            back.elapsed() < Duration::from_secs(15),
-            "{:?}",
-            generator.status()
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
-    println!(
-        "the database back: issuing again after {:?}",
-        back.elapsed()
-    );
-    let mark = before.iter().max().copied().unwrap();
-    assert!(first.as_u64() > mark);
-    assert!(generator.status().lease_losses >= 1);
-    assert_eq!(generator.identity(), Identity::new(5, 5).unwrap());
-}
-
-/// A holder cut off from the database by a partition stops by the end of its lease; a
-/// successor takes over; the two never issue in one millisecond. Healed, the first comes
-/// back above the successor's mark.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs PostgreSQL, and root with iproute2 for a network namespace: bash scripts/test.sh installs them"]
-async fn a_partitioned_holder_stops_and_comes_back_above_its_successor() {
-    let host = TestHost::make();
-    let pg = Postgres::start_with(&[&host.here], false);
-    let wrapper = ["ip", "netns", "exec", host.namespace.as_str()];
-    let cut_off = HolderProcess::start_in(&wrapper, &pg.url_on(&host.here), 6, 6, 3, 30);
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    let before = cut_off.ids();
-    assert!(before.len() > 100, "{}", before.len());
-
-    host.link(false);
-    let cut = Instant::now();
-    let mut options = options(6, 6, 3);
-    options.claim_wait = Duration::from_secs(20);
-    let successor = LeasedGenerator::start(store(&pg, &options).await, options)
-        .await
-        .unwrap();
-    let mut theirs = Vec::new();
-    while theirs.is_empty() {
-        if let Ok(id) = successor.try_next_id() {
-            theirs.push(id.as_u64());
-        }
-    }
-    println!(
-        "from the partition until the successor issues: {:?}",
-        cut.elapsed()
-    );
-    let until = Instant::now() + Duration::from_secs(2);
-    while Instant::now() < until {
-        if let Ok(id) = successor.try_next_id() {
-            theirs.push(id.as_u64());
-        }
-        tokio::time::sleep(Duration::from_millis(1)).await;
-    }
-    let (during, refused) = cut_off.output();
-    assert!(refused > 0, "the cut-off holder was never refused");
-    let (mine, successors) = (millis(&[before, during].concat()), millis(&theirs));
-    assert!(
-        mine.is_disjoint(&successors),
-        "the two issued in one millisecond"
-    );
-    // Stopped by its lease's end at the database: before the successor began.
-    assert!(mine.iter().max() < successors.iter().min());
-
-    host.link(true);
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    let (healed, _) = cut_off.output();
-    assert!(
-        healed.is_empty(),
-        "{} IDs while another held it",
-        healed.len()
-    );
-    let successor_last = *successors.iter().max().unwrap();
-    successor.release().await;
-    let deadline = Instant::now() + Duration::from_secs(15);
-    let mut again = Vec::new();
-    while again.len() < 100 {
-        assert!(Instant::now() < deadline, "it never came back");
-        again.extend(cut_off.ids());
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(
-        millis(&again).iter().all(|&ms| ms > successor_last),
-        "it came back at or below the successor's last millisecond"
-    );
 }
 
 /// The schema: made once by stores that start together; the printed SQL applies as
@@ -758,30 +537,4 @@ async fn silence_is_a_clear_error_within_the_connect_timeout() {
         started.elapsed()
     );
     assert!(matches!(e, LeaseError::Unreachable { .. }), "{e}");
-}
-
-/// A holder whose lease is deleted behind its back (as a person cleaning the table would)
-/// halts at once and, told to stop on a loss, stays stopped.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
-async fn a_lease_deleted_behind_its_back_halts_the_holder() {
-    let pg = Postgres::start();
-    let mut options = options(7, 7, 3);
-    options.on_loss = OnLoss::Stop;
-    let generator = LeasedGenerator::start(store(&pg, &options).await, options)
-        .await
-        .unwrap();
-    assert!(generator.try_next_id().is_ok());
-    pg.psql("DELETE FROM snowflake.leases");
-    let deleted = Instant::now();
-    while !matches!(generator.status().state, State::Stopped(_)) {
-        assert!(
-            deleted.elapsed() < Duration::from_secs(2),
-            "{:?}",
-            generator.status()
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert!(generator.try_next_id().is_err());
-    assert_eq!(generator.status().lease_losses, 1);
 }

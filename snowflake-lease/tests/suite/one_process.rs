@@ -1,0 +1,264 @@
+//! The scenarios whose holders all run in the test's own process: every store has them.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use snowflake_lease::{Identity, LeaseError, LeaseOptions, LeasedGenerator, OnLoss, State};
+
+use super::{Fixture, Offset, options};
+
+/// Eight claimants of one identity at once, each with its own store: one wins, and the
+/// others are told who holds it. Eight `auto` claimants at once: eight identities.
+pub(crate) async fn claims_are_exclusive<F: Fixture>() {
+    let fixture = F::start();
+    let claimants = (0..8).map(|n| {
+        let mut options = options(1, 1, 5);
+        options.claim_wait = Duration::from_millis(500);
+        options.holder = format!("claimant {n}");
+        options
+    });
+    let mut won = Vec::new();
+    for started in start_at_once(&fixture, claimants).await {
+        match started {
+            Ok(generator) => won.push(generator),
+            Err(LeaseError::Held { by, .. }) => assert!(by.starts_with("claimant "), "{by}"),
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert_eq!(won.len(), 1);
+    let autos = (0..8).map(|n| {
+        let mut options = LeaseOptions::default();
+        options.holder = format!("auto {n}");
+        options
+    });
+    // All alive at once: a dropped one would free its identity for the others.
+    let mut holders = Vec::new();
+    for started in start_at_once(&fixture, autos).await {
+        holders.push(started.unwrap());
+    }
+    let identities: HashSet<Identity> = holders.iter().map(LeasedGenerator::identity).collect();
+    assert_eq!(identities.len(), 8);
+    assert!(!identities.contains(&Identity::new(1, 1).unwrap()));
+    // The store's own record agrees: the one winner and the eight, each on a live lease.
+    assert_eq!(fixture.owners().await, 9);
+}
+
+/// A holder started for each of `options` at once, each with its own store: connected
+/// first, so that the claims themselves meet.
+async fn start_at_once<F: Fixture>(
+    fixture: &F,
+    options: impl Iterator<Item = LeaseOptions>,
+) -> Vec<Result<LeasedGenerator, LeaseError>> {
+    let mut claimants = Vec::new();
+    for options in options {
+        claimants.push((fixture.store(&options).await, options));
+    }
+    let tasks: Vec<_> = claimants
+        .into_iter()
+        .map(|(store, options)| tokio::spawn(LeasedGenerator::start(store, options)))
+        .collect();
+    let mut started = Vec::new();
+    for task in tasks {
+        started.push(task.await.unwrap());
+    }
+    started
+}
+
+/// A holder whose lease ends behind its back (revoked by another client, deleted by a
+/// person cleaning the table) halts at once and, told to stop on a loss, stays stopped.
+pub(crate) async fn a_lease_revoked_behind_its_back_halts_the_holder_at_once<F: Fixture>() {
+    let fixture = F::start();
+    let mut options = options(7, 7, 3);
+    options.on_loss = OnLoss::Stop;
+    let generator = LeasedGenerator::start(fixture.store(&options).await, options.clone())
+        .await
+        .unwrap();
+    assert!(generator.try_next_id().is_ok());
+    fixture.end_lease(generator.identity(), &options).await;
+    let ended = Instant::now();
+    while !matches!(generator.status().state, State::Stopped(_)) {
+        assert!(
+            ended.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            generator.status()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(generator.try_next_id().is_err());
+    assert_eq!(generator.status().lease_losses, 1);
+}
+
+/// The store down and back: the holder issues on into its reserved window, stops by its
+/// lease's deadline and issues nothing meanwhile; once the store is back it holds its
+/// identity again (claimed anew where the lease ran out), above every ID it issued: the
+/// mark survived.
+pub(crate) async fn a_store_down_stops_issuing_by_the_lease_then_it_claims_again_above_the_mark<
+    F: Fixture,
+>() {
+    let mut fixture = F::start();
+    let mut options = options(5, 5, 3);
+    options.window = Duration::from_secs(2);
+    let generator = LeasedGenerator::start(fixture.store(&options).await, options)
+        .await
+        .unwrap();
+    let mut before = Vec::new();
+    for _ in 0..200 {
+        before.push(generator.try_next_id().unwrap().as_u64());
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    fixture.take_down();
+    let down = Instant::now();
+    let (mut last_ok, mut refused_at, mut lost_at) = (None, None, None);
+    while down.elapsed() < Duration::from_secs(5) {
+        let holding = generator.status().state == State::Holding;
+        match generator.try_next_id() {
+            // Past its ceiling nothing moves the ceiling while the store is down.
+            Ok(id) => {
+                assert!(refused_at.is_none(), "{id:?} issued after a refusal");
+                last_ok = Some((id, down.elapsed()));
+            }
+            Err(_) => {
+                refused_at.get_or_insert(down.elapsed());
+            }
+        }
+        if !holding {
+            lost_at.get_or_insert(down.elapsed());
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    println!("the store down: IDs refused after {refused_at:?}, the lease lost after {lost_at:?}");
+    // It issued on into its reserved window, and stopped before the lease ran out.
+    let (last, last_ok_at) = last_ok.expect("it issued on after the store went down");
+    assert!(last_ok_at >= Duration::from_millis(500), "{last_ok_at:?}");
+    assert!(last_ok_at < Duration::from_secs(3), "{last_ok_at:?}");
+    // Past the lease's local deadline (a tenth of the TTL before the store's end), the
+    // lease counts as lost.
+    let lost_at = lost_at.expect("the lease counted as lost");
+    assert!(lost_at < Duration::from_secs(4), "{lost_at:?}");
+    assert!(generator.try_next_id().is_err());
+    fixture.bring_back();
+    let back = Instant::now();
+    while generator.status().state != State::Holding {
+        assert!(
+            back.elapsed() < Duration::from_secs(15),
+            "{:?}",
+            generator.status()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    println!("the store back: holding again after {:?}", back.elapsed());
+    assert_eq!(generator.status().lease_losses, 1);
+    assert_eq!(generator.identity(), Identity::new(5, 5).unwrap());
+    let id = generator.try_next_id().unwrap();
+    assert!(
+        id.timestamp_ms() > last.timestamp_ms(),
+        "the HWM survived the restart"
+    );
+    assert!(id.as_u64() > before.iter().max().copied().unwrap());
+}
+
+/// Released, the identity is free at once: the next holder, waiting for nobody, claims it
+/// and issues above the first's mark.
+pub(crate) async fn after_a_release_the_next_holder_claims_at_once_above_the_hwm<F: Fixture>() {
+    let fixture = F::start();
+    let opts = options(6, 6, 10);
+    let first = LeasedGenerator::start(fixture.store(&opts).await, opts.clone())
+        .await
+        .unwrap();
+    let last = first.try_next_id().unwrap();
+    let hwm = first.status().hwm_ms;
+    first.release().await;
+    let started = Instant::now();
+    let mut second_opts = opts.clone();
+    second_opts.claim_wait = Duration::ZERO;
+    let second = LeasedGenerator::start(fixture.store(&second_opts).await, second_opts)
+        .await
+        .unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    let next = second.try_next_id().unwrap();
+    assert!(next.timestamp_ms() > hwm && next > last);
+}
+
+/// A clock behind the mark a predecessor left waits for it, within the bound; beyond the
+/// bound, the start fails.
+pub(crate) async fn a_clock_behind_waits_within_the_bound_and_fails_beyond_it<F: Fixture>() {
+    let fixture = F::start();
+    // A holder whose clock runs 2 s ahead pushes the HWM about 3 s ahead of ours.
+    let ahead = options(4, 4, 5);
+    let generator =
+        LeasedGenerator::start_with_clock(fixture.store(&ahead).await, ahead.clone(), Offset(2000))
+            .await
+            .unwrap();
+    let hwm = generator.status().hwm_ms;
+    generator.release().await;
+    let started = Instant::now();
+    let ours = LeasedGenerator::start(fixture.store(&ahead).await, ahead.clone())
+        .await
+        .unwrap();
+    assert!(
+        started.elapsed() >= Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(ours.try_next_id().unwrap().timestamp_ms() > hwm);
+    ours.release().await;
+    // A clock 10 s ahead: now ours is too far behind.
+    let far = LeasedGenerator::start_with_clock(
+        fixture.store(&ahead).await,
+        ahead.clone(),
+        Offset(10_000),
+    )
+    .await
+    .unwrap();
+    far.release().await;
+    let error = LeasedGenerator::start(fixture.store(&ahead).await, ahead)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, LeaseError::ClockBehind { .. }), "{error}");
+}
+
+/// A datacenter's 32 machines go to 32 holders; the 33rd is told the datacenter is full;
+/// one lets go, and the next claimant gets exactly that machine.
+pub(crate) async fn a_datacenter_of_32_machines_then_a_33rd<F: Fixture>() {
+    let fixture = F::start();
+    let mut options = LeaseOptions::default().in_datacenter(5).unwrap();
+    options.ttl = Duration::from_secs(5);
+    options.window = Duration::from_secs(1);
+    options.claim_wait = Duration::ZERO;
+    let store = fixture.store(&options).await;
+    let mut holders = Vec::new();
+    for _ in 0..32 {
+        let generator = Box::pin(LeasedGenerator::start(store.clone(), options.clone()))
+            .await
+            .unwrap();
+        holders.push(generator);
+    }
+    let machines: HashSet<u8> = holders
+        .iter()
+        .map(|h| {
+            assert_eq!(h.identity().datacenter(), 5);
+            h.identity().machine()
+        })
+        .collect();
+    assert_eq!(machines.len(), 32);
+    let full = Box::pin(LeasedGenerator::start(store.clone(), options.clone())).await;
+    assert_eq!(
+        full.unwrap_err(),
+        LeaseError::DatacenterFull { datacenter: 5 }
+    );
+    let freed = holders.swap_remove(9);
+    let identity = freed.identity();
+    freed.release().await;
+    let next = Box::pin(LeasedGenerator::start(store.clone(), options))
+        .await
+        .unwrap();
+    assert_eq!(next.identity(), identity);
+    next.release().await;
+    for holder in holders {
+        holder.release().await;
+    }
+}
