@@ -1,7 +1,7 @@
 //! What the service is given: where its IDs come from.
 
 use snowflake_kit::Identity;
-use snowflake_lease::{EtcdConfig, LeaseOptions, PgConfig, StoreKind};
+use snowflake_lease::{EtcdConfig, LeaseError, LeaseOptions, PgConfig, StoreKind};
 
 /// The service's configuration: where its IDs come from (no identity, an identity given, or
 /// one leased from a store), made by one of its constructors or from the binary's flags
@@ -69,15 +69,20 @@ impl Config {
     /// use snowflake_server::{Config, StoreConfig};
     ///
     /// let store = StoreConfig::Etcd(EtcdConfig::new("http://127.0.0.1:2379")?);
-    /// let config = Config::leased(store, LeaseOptions::default());
+    /// let config = Config::leased(store, LeaseOptions::default())?;
     /// # let _ = config;
     /// # Ok::<(), snowflake_lease::LeaseError>(())
     /// ```
-    #[must_use]
-    pub fn leased(store: StoreConfig, options: LeaseOptions) -> Config {
-        Config {
+    ///
+    /// # Errors
+    ///
+    /// Options that [`LeaseOptions::check`] refuses, found here rather than once the
+    /// service has started.
+    pub fn leased(store: StoreConfig, options: LeaseOptions) -> Result<Config, LeaseError> {
+        options.check()?;
+        Ok(Config {
             identity: IdentityConfig::Leased { store, options },
-        }
+        })
     }
 }
 
@@ -91,7 +96,7 @@ impl Config {
 /// # let _ = store;
 /// # Ok::<(), snowflake_lease::LeaseError>(())
 /// ```
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum StoreConfig {
     /// etcd's v3 API.

@@ -158,6 +158,7 @@ pub enum Startup {
     /// and exit.
     PrintPostgresSchema(String),
     /// Serve on `listen`, writing events as `log_format` says.
+    #[non_exhaustive]
     Serve {
         /// `--listen`.
         listen: SocketAddr,
@@ -238,7 +239,9 @@ fn plan(args: &Flags) -> Result<(SocketAddr, Config), FlagError> {
         ));
     };
     let options = lease_options(args, identity, dc, store.kind())?;
-    Ok((listen, Config::leased(store, options)))
+    // The options were checked above, with the flag to name.
+    let config = Config::leased(store, options).map_err(|e| FlagError(e.to_string()))?;
+    Ok((listen, config))
 }
 
 /// The store of a leased identity, from the flags: `None` without `--etcd` and

@@ -5,7 +5,8 @@
 //! - [`serve()`] serves a [`Config`] on a listener until a shutdown future resolves
 //!   ([`serve_until_signal`]: until SIGTERM or Ctrl-C, as the binary does);
 //! - [`Service`] gives the router to mount, and claims and releases a leased identity;
-//! - [`Flags`] are the binary's flags, checked into a [`Config`] by [`Flags::startup`].
+//! - [`Flags`] are the binary's flags, checked by [`Flags::startup`] into a [`Startup`]: a
+//!   [`Config`] to serve, or the schema to print.
 //!
 //! The endpoints, the flags and the lease are described in the
 //! [README](https://github.com/snowflake-kit/snowflake-kit/blob/main/snowflake-server/README.md).

@@ -9,6 +9,9 @@
 //! answer 503 saying what it waits for. SIGTERM or Ctrl-C: stop accepting, finish what is
 //! in flight, release the identity, exit 0.
 
+// Built by `cargo afl build` (scripts/fuzz.sh), the binary is the router's fuzz target.
+#![cfg_attr(fuzzing, allow(dead_code, unused_imports))]
+
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -17,7 +20,6 @@ use snowflake_server::{Flags, Startup};
 
 #[cfg(fuzzing)]
 fn main() {
-    // Built by `cargo afl build` (scripts/fuzz.sh), the binary is the router's fuzz target.
     snowflake_server::fuzz::main();
 }
 
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
             listen,
             log_format,
             config,
+            ..
         }) => (listen, log_format, config),
         Ok(Startup::PrintPostgresSchema(sql)) => {
             return match std::io::stdout().write_all(sql.as_bytes()) {
@@ -66,12 +69,7 @@ fn main() -> ExitCode {
         let listener = tokio::net::TcpListener::bind(listen)
             .await
             .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
-        let local = listener.local_addr().map_err(|e| e.to_string())?;
-        // A closed stdout is no reason to panic.
-        let _ = writeln!(
-            std::io::stdout(),
-            "snowflake-server listening on http://{local}"
-        );
+        // It says where it listens once it listens for the stop signals too.
         snowflake_server::serve_until_signal(listener, config)
             .await
             .map_err(|e| e.to_string())

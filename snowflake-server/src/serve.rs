@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::future::Future;
+use std::io::Write;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -20,8 +21,8 @@ use crate::{AppState, fair, listen, router};
 /// How long in-flight requests may take to finish after a stop signal.
 const DRAIN: Duration = Duration::from_secs(10);
 
-/// Why the service stopped other than by its shutdown: the metrics could not be set up,
-/// the store could not be reached, the identity was not claimed in time.
+/// What went wrong in the service: its metrics could not be set up, the store could not be
+/// reached, or the identity was not claimed in time (by [`serve`], the reason it stopped).
 ///
 /// ```
 /// # async fn run() {
@@ -53,6 +54,11 @@ impl std::error::Error for ServeError {}
 /// every endpoint of `snowflake-server`; with a leased identity, [`Service::claim`] claims it
 /// and [`Service::release`] lets it go.
 ///
+/// Mount it at the root (`merge`): the page's form and script, and the OpenAPI document,
+/// name the service's paths from `/`. The limits on connections (the header-read timeout,
+/// the cap on open connections, JSON for a request hyper refuses) are [`serve`]'s, not the
+/// router's: under the application's own server, they are the application's.
+///
 /// ```
 /// use axum::body::Body;
 /// use axum::http::Request;
@@ -63,9 +69,11 @@ impl std::error::Error for ServeError {}
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let service = Service::new(Config::unleased(Identity::new(1, 1)?))?;
-/// let app = axum::Router::new().nest("/snowflake", service.router());
+/// let app = axum::Router::new()
+///     .route("/hello", axum::routing::get(|| async { "the application's own" }))
+///     .merge(service.router());
 /// let answer = app
-///     .oneshot(Request::get("/snowflake/v1/compose?ts=1288834975657&dc=1&machine=1&seq=0").body(Body::empty())?)
+///     .oneshot(Request::get("/v1/compose?ts=1288834975657&dc=1&machine=1&seq=0").body(Body::empty())?)
 ///     .await?;
 /// assert_eq!(answer.status(), 200);
 /// # Ok(()) }
@@ -121,16 +129,22 @@ impl Service {
 
     /// Connects to the store and claims the leased identity, waiting as long as its options
     /// say; the ID endpoints issue once it returns `Ok`. Without a lease, or claimed
-    /// already, it returns `Ok` at once.
+    /// already, it returns `Ok` at once; after an error, it may be called again.
+    ///
+    /// Let it finish: a claim dropped after it won the identity, while it waits for the
+    /// clock to pass the identity's high-water mark, leaves the identity held until its
+    /// lease runs out.
     ///
     /// # Errors
     ///
     /// When the store cannot be reached, or the identity is not claimed in time.
     pub async fn claim(&mut self) -> Result<(), ServeError> {
-        match self.claim.take() {
-            Some((store, options)) => claim(Arc::clone(&self.state), store, options).await,
-            None => Ok(()),
-        }
+        let Some((store, options)) = &self.claim else {
+            return Ok(());
+        };
+        claim(Arc::clone(&self.state), store.clone(), options.clone()).await?;
+        self.claim = None;
+        Ok(())
     }
 
     /// Lets the leased identity go, for the next holder; without one, nothing.
@@ -140,8 +154,8 @@ impl Service {
 }
 
 /// Serves `config` on `listener` until `shutdown` resolves: answers at once, claims a leased
-/// identity meanwhile, and then drains the requests in flight (for up to 10 s) and lets the
-/// identity go.
+/// identity meanwhile, and then drains the requests in flight (for up to 10 s), lets a claim
+/// in flight finish (for up to the lease's clock wait and a second), and lets the identity go.
 ///
 /// ```no_run
 /// # #[tokio::main]
@@ -170,7 +184,9 @@ pub async fn serve(
 }
 
 /// As [`serve`], until SIGTERM or Ctrl-C (SIGINT); a second signal ends the drain at once,
-/// and the identity is still let go. The binary's way.
+/// and the identity is still let go. The binary's way: once it listens for the signals, it
+/// writes `snowflake-server listening on http://ADDR` on stdout, for whoever started it.
+/// The signals stay caught by the process afterwards (tokio keeps its handlers).
 ///
 /// ```no_run
 /// # #[tokio::main]
@@ -189,6 +205,12 @@ pub async fn serve_until_signal(listener: TcpListener, config: Config) -> Result
     // default action, which would leave the lease held.
     let mut signals =
         Signals::new().map_err(|e| ServeError(format!("cannot handle signals: {e}")))?;
+    let local = listener.local_addr().map_err(ServeError::from_display)?;
+    // A closed stdout is no reason to panic.
+    let _ = writeln!(
+        std::io::stdout(),
+        "snowflake-server listening on http://{local}"
+    );
     run(listener, config, &mut signals).await
 }
 
@@ -265,15 +287,19 @@ async fn run(
     };
     // A claim still in flight: let it finish within the grace (it may be waiting for
     // the clock to pass the mark of an identity it has won), then let go of what it won.
-    if let Some(task) = claim
+    if let Some(mut task) = claim
         && !task.is_finished()
     {
-        let abort = task.abort_handle();
-        tokio::select! {
-            _ = tokio::time::timeout(grace, task) => {}
-            () = stop.wait() => {}
+        let finished = tokio::select! {
+            done = tokio::time::timeout(grace, &mut task) => done.is_ok(),
+            () = stop.wait() => false,
+        };
+        if !finished {
+            // Awaited after the abort: a claim in the middle of handing its generator over
+            // finishes that first, so that the release below sees what it won.
+            task.abort();
+            let _ = task.await;
         }
-        abort.abort();
     }
     service.release().await;
     if failed.is_none() {
