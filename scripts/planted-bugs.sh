@@ -73,7 +73,7 @@ failed_as_planted() {
     local log=$1 target=$2 names=$3 patch=$4 failed test name ok verdict
     failed=$(sed -n 's/^test \([^ ]*\) \.\.\. FAILED$/\1/p' "$log")
     [ -n "$failed" ] || return 1
-    ! grep -q 'panicked at snowflake-lease/src/harness' "$log" || return 1
+    ! grep -q 'panicked at tests/support/src' "$log" || return 1
     if [ -n "$names" ]; then
         for test in $failed; do
             ok=no

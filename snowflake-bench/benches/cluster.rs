@@ -18,8 +18,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use snowflake_lease::harness::Etcd;
 use snowflake_lease::{EtcdConfig, EtcdStore, Identity, LeaseOptions, LeasedGenerator};
+use snowflake_test_support::Etcd;
 
 fn options(index: u16) -> LeaseOptions {
     LeaseOptions::default().exact(Identity::from_index(index))

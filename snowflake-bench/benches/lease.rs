@@ -20,7 +20,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use snowflake_bench::{BURST, burst_medians, median};
-use snowflake_lease::harness::{Etcd, Postgres};
+use snowflake_test_support::{Etcd, Postgres};
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

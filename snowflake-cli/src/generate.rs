@@ -83,24 +83,19 @@ mod tests {
     use std::process::ExitCode;
 
     use snowflake_kit::GenerateError;
+    use snowflake_test_support::clock::StoppedClock;
 
     use super::*;
     use crate::output::Format;
     use crate::report;
 
     /// A clock stuck before the Twitter epoch.
-    struct Before2010;
-
-    impl Clock for Before2010 {
-        fn now_ms(&self) -> u64 {
-            1_000
-        }
-    }
+    const BEFORE_2010: StoppedClock = StoppedClock(1_000);
 
     #[test]
     fn clock_failure_is_its_own_failure_with_status_1() {
         let generator =
-            Generator::new(Identity::new(1, 1).expect("valid identity")).with_clock(Before2010);
+            Generator::new(Identity::new(1, 1).expect("valid identity")).with_clock(BEFORE_2010);
         let mut out = Out::new(Vec::new(), Format::Human, false);
         let failure = generate(&mut out, &generator, 3).expect_err("the clock is before 2010");
         assert!(

@@ -62,8 +62,6 @@ mod config;
 mod error;
 mod etcd;
 mod events;
-#[cfg(feature = "harness")]
-pub mod harness;
 mod holder;
 mod leased;
 mod memory;

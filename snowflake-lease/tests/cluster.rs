@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use snowflake_lease::harness::Etcd;
 use snowflake_lease::{EtcdConfig, EtcdStore, Identity, LeaseError, LeaseOptions, LeasedGenerator};
+use snowflake_test_support::Etcd;
 
 fn options(ttl: u64, window_ms: u64) -> LeaseOptions {
     let mut options = LeaseOptions::default().exact(Identity::new(2, 7).unwrap());

@@ -7,8 +7,8 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use etcd_client::GetOptions;
-use snowflake_lease::harness::Etcd;
 use snowflake_lease::{EtcdStore, Identity, LeaseError, LeaseOptions, LeasedGenerator, State};
+use snowflake_test_support::Etcd;
 
 use crate::suite::{Fixture, Processes, options, store_suite};
 

@@ -4,52 +4,21 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
-use snowflake_kit::{Clock, GenerateError};
+use snowflake_kit::GenerateError;
 use snowflake_lease::{
     Choice, Identity, LeaseError, LeaseId, LeaseOptions, LeasedGenerator, Loss, MemStore, OnLoss,
     State,
 };
+use snowflake_test_support::T;
+use snowflake_test_support::clock::TokioClock;
 use tokio::time::{Instant, advance, sleep};
 
 use crate::suite::{Fixture, store_suite};
 
 mod suite;
 mod support;
-
-/// 2022-06-28T16:07:40.105Z when the test starts, then tokio's (paused) time, plus a
-/// step the test may set.
-#[derive(Clone)]
-struct TestClock {
-    start: Instant,
-    step_ms: Arc<AtomicI64>,
-}
-
-const T0: u64 = 1_656_432_460_105;
-
-impl TestClock {
-    fn new() -> TestClock {
-        TestClock {
-            start: Instant::now(),
-            step_ms: Arc::new(AtomicI64::new(0)),
-        }
-    }
-
-    fn step(&self, ms: i64) {
-        self.step_ms.store(ms, Ordering::SeqCst);
-    }
-}
-
-impl Clock for TestClock {
-    fn now_ms(&self) -> u64 {
-        let elapsed = u64::try_from(self.start.elapsed().as_millis()).unwrap();
-        T0.checked_add_signed(self.step_ms.load(Ordering::SeqCst))
-            .unwrap()
-            + elapsed
-    }
-}
 
 fn exact(dc: u64, machine: u64) -> LeaseOptions {
     LeaseOptions::default().exact(Identity::new(dc, machine).unwrap())
@@ -67,42 +36,42 @@ fn shared_store() -> Arc<MemStore> {
 async fn start(
     store: &Arc<MemStore>,
     options: LeaseOptions,
-    clock: &TestClock,
-) -> Result<LeasedGenerator<TestClock>, LeaseError> {
+    clock: &TokioClock,
+) -> Result<LeasedGenerator<TokioClock>, LeaseError> {
     LeasedGenerator::start_with_clock(Arc::clone(store), options, clock.clone()).await
 }
 
 #[tokio::test(start_paused = true)]
 async fn issues_up_to_the_committed_ceiling() {
     let store = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     let generator = start(&store, exact(1, 1), &clock).await.unwrap();
     let id = generator.try_next_id().unwrap();
     assert_eq!((id.datacenter(), id.machine()), (1, 1));
     let status = generator.status();
     assert_eq!(status.state, State::Holding);
-    assert_eq!(status.hwm_ms, T0 + 2000);
-    assert_eq!(store.hwm(identity()), Some(T0 + 2000));
+    assert_eq!(status.hwm_ms, T + 2000);
+    assert_eq!(store.hwm(identity()), Some(T + 2000));
     assert!(status.ceiling_ms <= status.hwm_ms);
-    assert!(status.lease_valid_until_ms > T0 + 8000);
+    assert!(status.lease_valid_until_ms > T + 8000);
     // Time goes on: the ceiling stays ahead, and every ID is under a committed HWM.
     for _ in 0..50 {
         sleep(Duration::from_millis(200)).await;
         let id = generator.try_next_id().unwrap();
         assert!(id.timestamp_ms() <= store.hwm(identity()).unwrap());
     }
-    assert!(generator.status().hwm_ms > T0 + 10_000);
+    assert!(generator.status().hwm_ms > T + 10_000);
     assert_eq!(generator.status().refusals, 0);
 }
 
 #[tokio::test(start_paused = true)]
 async fn past_the_ceiling_it_refuses_at_once() {
     let store = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     let generator = start(&store, exact(1, 1), &clock).await.unwrap();
     let ceiling = generator.status().ceiling_ms;
     // A clock that jumps past the reserved time: refused, not waited for.
-    clock.step(i64::try_from(ceiling - T0).unwrap() + 1);
+    clock.step(i64::try_from(ceiling - T).unwrap() + 1);
     assert!(matches!(
         generator.try_next_id(),
         Err(GenerateError::AboveCeiling { ceiling_ms, .. }) if ceiling_ms == ceiling
@@ -113,7 +82,7 @@ async fn past_the_ceiling_it_refuses_at_once() {
 #[tokio::test(start_paused = true)]
 async fn try_next_id_now_says_when_to_ask_again() {
     let store = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     let generator = start(&store, exact(1, 1), &clock).await.unwrap();
     // The clock stands still (paused time): one millisecond's 4,096, then a wait.
     let first = generator.try_next_id_now().unwrap();
@@ -131,7 +100,7 @@ async fn try_next_id_now_says_when_to_ask_again() {
     assert_eq!((next.timestamp_ms(), next.sequence()), (until_ms, 0));
     // Past the ceiling it refuses, as try_next_id does, and counts it.
     let ceiling = generator.status().ceiling_ms;
-    clock.step(i64::try_from(ceiling - T0).unwrap() + 1);
+    clock.step(i64::try_from(ceiling - T).unwrap() + 1);
     assert!(matches!(
         generator.try_next_id_now(),
         Err(GenerateError::AboveCeiling { ceiling_ms, .. }) if ceiling_ms == ceiling
@@ -142,22 +111,22 @@ async fn try_next_id_now_says_when_to_ask_again() {
 #[tokio::test(start_paused = true)]
 async fn a_clock_that_jumps_ahead_does_not_push_the_hwm() {
     let store = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     let generator = start(&store, exact(1, 1), &clock).await.unwrap();
     clock.step(3_600_000);
     sleep(Duration::from_secs(3)).await;
     // Real time went on 3 s: the HWM follows real time (plus a second), not the jump; and
     // it did follow it, the holder reserving all along.
     let hwm = store.hwm(identity()).unwrap();
-    assert!(hwm <= T0 + 3_000 + 1_000 + 2_000 + 300, "{hwm}");
-    assert!(hwm >= T0 + 3_000, "{hwm}");
+    assert!(hwm <= T + 3_000 + 1_000 + 2_000 + 300, "{hwm}");
+    assert!(hwm >= T + 3_000, "{hwm}");
     assert!(generator.try_next_id().is_err());
 }
 
 #[tokio::test(start_paused = true)]
 async fn a_keep_alive_with_ttl_zero_halts_then_reclaims_above_the_hwm() {
     let store = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     let generator = start(&store, exact(1, 1), &clock).await.unwrap();
     let before = generator.try_next_id().unwrap();
     store.set_ttl_zero(true);
@@ -187,9 +156,9 @@ async fn a_keep_alive_with_ttl_zero_halts_then_reclaims_above_the_hwm() {
 /// A holder under `OnLoss::Stop` on identity `n`/`n`, and its lease.
 async fn stopping_holder(
     store: &Arc<MemStore>,
-    clock: &TestClock,
+    clock: &TokioClock,
     n: u64,
-) -> (LeasedGenerator<TestClock>, LeaseId) {
+) -> (LeasedGenerator<TokioClock>, LeaseId) {
     let mut options = exact(n, n);
     options.on_loss = OnLoss::Stop;
     let generator = start(store, options, clock).await.unwrap();
@@ -198,7 +167,7 @@ async fn stopping_holder(
 }
 
 /// Waits for a reservation to happen, then: halted, stopped for `why`, one loss.
-async fn assert_stopped(generator: &LeasedGenerator<TestClock>, why: impl Fn(&Loss) -> bool) {
+async fn assert_stopped(generator: &LeasedGenerator<TokioClock>, why: impl Fn(&Loss) -> bool) {
     sleep(Duration::from_secs(3)).await;
     assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
     let status = generator.status();
@@ -214,13 +183,13 @@ async fn assert_stopped(generator: &LeasedGenerator<TestClock>, why: impl Fn(&Lo
 async fn a_failed_ownership_check_stops_it_under_on_loss_stop() {
     use snowflake_lease::Store;
     let store = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     // Someone lowered the HWM: the fence can no longer be trusted.
     let (lowered, _) = stopping_holder(&store, &clock, 1).await;
-    store.set_hwm(identity(), T0 + 1);
+    store.set_hwm(identity(), T + 1);
     assert_stopped(
         &lowered,
-        |loss| matches!(loss, Loss::MarkMoved { found_ms, .. } if *found_ms == T0 + 1),
+        |loss| matches!(loss, Loss::MarkMoved { found_ms, .. } if *found_ms == T + 1),
     )
     .await;
     // Someone raised it, to fence off times that may be used already: no ID below it.
@@ -245,7 +214,7 @@ async fn a_failed_ownership_check_stops_it_under_on_loss_stop() {
 #[tokio::test(start_paused = true)]
 async fn a_reservation_committed_without_an_answer_is_adopted_not_a_loss() {
     let store = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     let (generator, _) = stopping_holder(&store, &clock, 1).await;
     let before = generator.status().hwm_ms;
     // The next reservation commits, but its caller hears a failure (a timeout).
@@ -266,7 +235,7 @@ async fn late_commits_are_adopted_or_void_and_never_let_an_id_past_the_mark() {
     for delay_ms in [100, 300, 2_000, 3_500, 9_000] {
         for unanswered in [1, 2, 3] {
             let store = shared_store();
-            let clock = TestClock::new();
+            let clock = TokioClock::new();
             let generator = start(&store, exact(1, 1), &clock).await.unwrap();
             sleep(Duration::from_secs(1)).await;
             // Reservations whose callers never hear back, committed `delay_ms` later:
@@ -301,7 +270,7 @@ async fn late_commits_are_adopted_or_void_and_never_let_an_id_past_the_mark() {
 #[tokio::test(start_paused = true)]
 async fn store_down_it_issues_to_the_ceiling_never_past_the_lease() {
     let store = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     let mut options = exact(1, 1);
     options.window = Duration::from_secs(4);
     let generator = start(&store, options, &clock).await.unwrap();
@@ -343,26 +312,26 @@ async fn store_down_it_issues_to_the_ceiling_never_past_the_lease() {
 #[tokio::test(start_paused = true)]
 async fn a_clock_behind_the_hwm_waits_within_the_bound() {
     let store = shared_store();
-    store.set_hwm(identity(), T0 + 3_000);
-    let clock = TestClock::new();
+    store.set_hwm(identity(), T + 3_000);
+    let clock = TokioClock::new();
     let started = Instant::now();
     let generator = start(&store, exact(1, 1), &clock).await.unwrap();
     assert!(started.elapsed() >= Duration::from_secs(3));
-    assert!(generator.try_next_id().unwrap().timestamp_ms() > T0 + 3_000);
+    assert!(generator.try_next_id().unwrap().timestamp_ms() > T + 3_000);
 }
 
 #[tokio::test(start_paused = true)]
 async fn a_clock_far_behind_the_hwm_is_an_error_with_both_times() {
     let store = shared_store();
-    store.set_hwm(identity(), T0 + 8_000);
-    let clock = TestClock::new();
+    store.set_hwm(identity(), T + 8_000);
+    let clock = TokioClock::new();
     let error = start(&store, exact(1, 1), &clock).await.unwrap_err();
     assert_eq!(
         error,
         LeaseError::ClockBehind {
             identity: identity(),
-            now_ms: T0,
-            hwm_ms: T0 + 8_000,
+            now_ms: T,
+            hwm_ms: T + 8_000,
             bound: Duration::from_secs(5),
         }
     );
@@ -374,7 +343,7 @@ async fn a_clock_far_behind_the_hwm_is_an_error_with_both_times() {
 #[tokio::test(start_paused = true)]
 async fn an_exact_identity_waits_for_its_holder_then_gives_up() {
     let store = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     let first = start(&store, exact(1, 1), &clock).await.unwrap();
     let mut options = exact(1, 1);
     options.claim_wait = Duration::from_secs(2);
@@ -397,7 +366,7 @@ async fn an_exact_identity_waits_for_its_holder_then_gives_up() {
 async fn auto_holders_get_different_identities_until_all_are_held() {
     use snowflake_lease::Store;
     let store = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     // Others hold all but 8 identities.
     let others = store.grant(Duration::from_secs(3600)).await.unwrap();
     for index in 8..Identity::COUNT {
@@ -429,7 +398,7 @@ async fn auto_holders_get_different_identities_until_all_are_held() {
 async fn auto_claims_what_one_read_shows_free_and_without_it_still_finds_it() {
     use snowflake_lease::Store;
     let inner = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     // Others hold every identity but three.
     let others = inner.grant(Duration::from_secs(3600)).await.unwrap();
     let free = [500, 501, 900];
@@ -459,13 +428,13 @@ async fn auto_claims_what_one_read_shows_free_and_without_it_still_finds_it() {
 #[tokio::test(start_paused = true)]
 async fn auto_skips_an_identity_poisoned_by_a_clock_far_ahead() {
     let store = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     let mut options = LeaseOptions::default();
     options.choice = Choice::Auto;
     let probe = start(&store, options.clone(), &clock).await.unwrap();
     let first = probe.identity();
     probe.release().await;
-    store.set_hwm(first, T0 + 3_600_000);
+    store.set_hwm(first, T + 3_600_000);
     let generator = start(&store, options, &clock).await.unwrap();
     assert_ne!(generator.identity(), first);
 }
@@ -473,7 +442,7 @@ async fn auto_skips_an_identity_poisoned_by_a_clock_far_ahead() {
 #[tokio::test(start_paused = true)]
 async fn bad_options_are_errors_naming_them() {
     let store = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     let mut options = exact(1, 1);
     options.prefix = "snowflake/".to_owned();
     assert_eq!(
@@ -497,7 +466,7 @@ async fn bad_options_are_errors_naming_them() {
 #[tokio::test(start_paused = true)]
 async fn many_threads_never_see_a_duplicate() {
     let store = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     let generator = Arc::new(start(&store, exact(1, 1), &clock).await.unwrap());
     let mut ids = Vec::new();
     for _ in 0..20 {
@@ -526,15 +495,15 @@ async fn many_threads_never_see_a_duplicate() {
 #[tokio::test(start_paused = true)]
 async fn a_clock_stepping_back_after_the_claim_never_reaches_the_hwm() {
     let store = shared_store();
-    store.set_hwm(identity(), T0 + 1_000);
-    let clock = TestClock::new();
+    store.set_hwm(identity(), T + 1_000);
+    let clock = TokioClock::new();
     let generator = start(&store, exact(1, 1), &clock).await.unwrap();
-    assert!(generator.try_next_id().unwrap().timestamp_ms() > T0 + 1_000);
+    assert!(generator.try_next_id().unwrap().timestamp_ms() > T + 1_000);
     // The clock steps back 1.5 s, below the HWM the claim read.
     clock.step(-1_500);
     for _ in 0..20 {
         match generator.try_next_id() {
-            Ok(id) => assert!(id.timestamp_ms() > T0 + 1_000, "{id:?}"),
+            Ok(id) => assert!(id.timestamp_ms() > T + 1_000, "{id:?}"),
             Err(e) => assert!(
                 matches!(
                     e,
@@ -546,7 +515,7 @@ async fn a_clock_stepping_back_after_the_claim_never_reaches_the_hwm() {
     }
     // Nor does the HWM ever go down.
     sleep(Duration::from_secs(3)).await;
-    assert!(store.hwm(identity()).unwrap() >= T0 + 3_000);
+    assert!(store.hwm(identity()).unwrap() >= T + 3_000);
 }
 
 #[tokio::test(start_paused = true)]
@@ -585,9 +554,9 @@ async fn a_reservation_never_lowers_the_hwm() {
 /// claim wait.
 async fn every_machine_of(
     store: &Arc<MemStore>,
-    clock: &TestClock,
+    clock: &TokioClock,
     dc: u64,
-) -> (Vec<LeasedGenerator<TestClock>>, LeaseOptions) {
+) -> (Vec<LeasedGenerator<TokioClock>>, LeaseOptions) {
     let mut options = LeaseOptions::default().in_datacenter(dc).unwrap();
     options.claim_wait = Duration::ZERO;
     let mut holders = Vec::new();
@@ -600,7 +569,7 @@ async fn every_machine_of(
 #[tokio::test(start_paused = true)]
 async fn a_datacenter_hands_out_its_32_machines_and_no_other() {
     let store = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     let (mut holders, options) = every_machine_of(&store, &clock, 3).await;
     let machines: HashSet<u8> = holders
         .iter()
@@ -630,7 +599,7 @@ async fn a_datacenter_hands_out_its_32_machines_and_no_other() {
 #[tokio::test(start_paused = true)]
 async fn a_full_datacenter_is_waited_for_within_the_claim_wait() {
     let store = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     let (mut holders, mut options) = every_machine_of(&store, &clock, 0).await;
     options.claim_wait = Duration::from_secs(5);
     let releaser = {
@@ -665,7 +634,7 @@ fn a_datacenter_out_of_range_is_an_invalid_option() {
 #[tokio::test(start_paused = true)]
 async fn a_wait_for_a_datacenter_longer_than_the_ttl_keeps_the_lease_alive() {
     let store = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     let (mut holders, mut options) = every_machine_of(&store, &clock, 4).await;
     // The claimant's own lease would run out twice over while it waits.
     options.ttl = Duration::from_secs(2);
@@ -689,7 +658,7 @@ async fn a_wait_for_a_datacenter_longer_than_the_ttl_keeps_the_lease_alive() {
 #[tokio::test(start_paused = true)]
 async fn a_reclaim_with_the_clock_far_behind_the_mark_stops_saying_why() {
     let store = shared_store();
-    let clock = TestClock::new();
+    let clock = TokioClock::new();
     let generator = start(&store, exact(1, 1), &clock).await.unwrap();
     let (_, lease) = store.owner(identity()).unwrap();
     clock.step(-3_600_000);

@@ -6,11 +6,11 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use snowflake_lease::harness::Postgres;
 use snowflake_lease::{
     Claim, Identity, LeaseError, LeaseOptions, LeasedGenerator, PgConfig, PgStore, Reservation,
     Store, StoreKind,
 };
+use snowflake_test_support::Postgres;
 
 use crate::suite::{Fixture, Processes, options, store_suite};
 

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use snowflake_kit::Snowflake;
 use snowflake_lease::PgStore;
-use snowflake_lease::harness::Postgres;
+use snowflake_test_support::Postgres;
 
 use crate::support::HolderProcess;
 

@@ -2,6 +2,7 @@
 
 use proc_macro2::TokenStream;
 use proptest::prelude::*;
+use snowflake_test_support::clock::StoppedClock;
 
 use crate::check::check;
 use crate::parse::{Invocation, Value};
@@ -475,18 +476,9 @@ fn value_errors_are_all_reported_in_order() {
     assert!(errors[3].starts_with("`seq`: `-1` is negative"));
 }
 
-/// A clock stopped at a given Unix ms.
-struct At(u64);
-
-impl snowflake_runtime::Clock for At {
-    fn now_ms(&self) -> u64 {
-        self.0
-    }
-}
-
 #[test]
 fn build_time_from_source_date_epoch() {
-    let now = At(1_700_000_000_000);
+    let now = StoppedClock(1_700_000_000_000);
     assert_eq!(
         build_time_from(Some("1656432460"), &now),
         Ok(1_656_432_460_000)
@@ -519,13 +511,13 @@ fn build_time_from_source_date_epoch() {
 #[test]
 fn build_time_from_clock() {
     assert_eq!(
-        build_time_from(None, &At(1_656_432_460_105)),
+        build_time_from(None, &StoppedClock(1_656_432_460_105)),
         Ok(1_656_432_460_105)
     );
     // A clock before 1970 reads as 0: the build time is 1970's first millisecond, before
     // the Twitter epoch, and the error says so.
     assert_eq!(
-        build_time_from(None, &At(0)),
+        build_time_from(None, &StoppedClock(0)),
         Err("`ts` left out, so the build time (1970-01-01T00:00:00.000Z): timestamp 0 ms is out of range \
              1288834974657..=3487858230208 ms: it is before the Twitter epoch (2010-11-04T01:42:54.657Z)"
             .to_owned())

@@ -4,9 +4,7 @@
 
 use proptest::prelude::*;
 use snowflake_runtime::{FieldRangeError, MAX_TIMESTAMP_MS, Snowflake, TWITTER_EPOCH_MS, compose};
-
-/// 2022-06-28T16:07:40.105Z.
-const T: u64 = 1_656_432_460_105;
+use snowflake_test_support::T;
 
 #[test]
 fn first_at_the_epoch_is_zero() {

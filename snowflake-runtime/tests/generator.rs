@@ -12,51 +12,8 @@ use snowflake_runtime::{
     Clock, FieldRangeError, GenerateError, Generator, Identity, MAX_TIMESTAMP_MS, Snowflake,
     SystemClock, TWITTER_EPOCH_MS,
 };
-
-/// 2022-06-28T16:07:40.105Z, a time for the hand-driven clocks.
-const T: u64 = 1_656_432_460_105;
-
-/// A clock that moves only when told to.
-struct ManualClock(AtomicU64);
-
-impl ManualClock {
-    fn at(ms: u64) -> Arc<ManualClock> {
-        Arc::new(ManualClock(AtomicU64::new(ms)))
-    }
-    fn set(&self, ms: u64) {
-        self.0.store(ms, Ordering::SeqCst);
-    }
-}
-
-impl Clock for ManualClock {
-    fn now_ms(&self) -> u64 {
-        self.0.load(Ordering::SeqCst)
-    }
-}
-
-/// A clock whose n-th reading is `script(n)`.
-struct ScriptClock<F> {
-    reads: AtomicU64,
-    script: F,
-}
-
-impl<F: Fn(u64) -> u64 + Send + Sync> ScriptClock<F> {
-    fn new(script: F) -> Self {
-        ScriptClock {
-            reads: AtomicU64::new(0),
-            script,
-        }
-    }
-    fn reads(&self) -> u64 {
-        self.reads.load(Ordering::SeqCst)
-    }
-}
-
-impl<F: Fn(u64) -> u64 + Send + Sync> Clock for ScriptClock<F> {
-    fn now_ms(&self) -> u64 {
-        (self.script)(self.reads.fetch_add(1, Ordering::SeqCst))
-    }
-}
+use snowflake_test_support::T;
+use snowflake_test_support::clock::{ManualClock, ScriptClock};
 
 fn wall_ms() -> u64 {
     u64::try_from(
@@ -804,16 +761,8 @@ fn a_wait_is_a_stalled_clock_only_past_its_budget_and_before_its_millisecond() {
 /// never waits, and never writes past what it returns.
 #[test]
 fn try_fill_now_takes_what_is_left_then_would_wait() {
-    struct Fixed(Arc<AtomicU64>);
-    impl snowflake_runtime::Clock for Fixed {
-        fn now_ms(&self) -> u64 {
-            self.0.load(Ordering::SeqCst)
-        }
-    }
-    const T: u64 = 1_656_432_460_105;
-    let now = Arc::new(AtomicU64::new(T));
-    let generator =
-        Generator::new(Identity::new(1, 1).unwrap()).with_clock(Fixed(Arc::clone(&now)));
+    let now = ManualClock::at(T);
+    let generator = Generator::new(Identity::new(1, 1).unwrap()).with_clock(Arc::clone(&now));
     let mut ids = vec![Snowflake::MAX; 5000];
     assert_eq!(generator.try_fill_now(&mut ids[..96]), Ok(96));
     // 4,000 left in this millisecond: all of them, and nothing past them.
@@ -824,7 +773,7 @@ fn try_fill_now_takes_what_is_left_then_would_wait() {
         generator.try_fill_now(&mut ids[4096..]),
         Err(GenerateError::WouldWait { until_ms: T + 1 })
     );
-    now.store(T + 1, Ordering::SeqCst);
+    now.set(T + 1);
     assert_eq!(generator.try_fill_now(&mut ids[4096..]), Ok(904));
     assert!(ids.windows(2).all(|w| w[0] < w[1]));
     assert_eq!((ids[4096].timestamp_ms(), ids[4096].sequence()), (T + 1, 0));

@@ -6,8 +6,7 @@ use loom::sync::Arc;
 use loom::sync::atomic::{AtomicU64, Ordering};
 use snowflake_runtime::fence::Fence;
 use snowflake_runtime::{Clock, Generator, Identity, Snowflake};
-
-const T: u64 = 1_656_432_460_105;
+use snowflake_test_support::T;
 
 /// A clock that a thread of the model moves forward.
 struct ModelClock(AtomicU64);

@@ -205,18 +205,13 @@ mod tests {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, AtomicUsize};
 
+    use snowflake_test_support::T;
+    use snowflake_test_support::clock::StoppedClock;
+
     use super::*;
 
-    const T: u64 = 1_656_432_460_105;
-
     /// A clock standing at `T`.
-    struct Still;
-
-    impl Clock for Still {
-        fn now_ms(&self) -> u64 {
-            T
-        }
-    }
+    const STILL: StoppedClock = StoppedClock(T);
 
     /// A batch in `queue` whose millisecond is used up until `open`; counts the calls to
     /// its `take` in `calls`.
@@ -235,7 +230,7 @@ mod tests {
                     Err(GenerateError::WouldWait { until_ms: T })
                 }
             };
-            queue.issue(take, |_, _, _| Ok(()), &Still).await
+            queue.issue(take, |_, _, _| Ok(()), &STILL).await
         })
     }
 
@@ -334,7 +329,7 @@ mod tests {
                         Ok(7)
                     }
                 };
-                queue.issue_one(take, |_, _, _| Ok(()), &Still).await
+                queue.issue_one(take, |_, _, _| Ok(()), &STILL).await
             })
         };
         turns().await;
@@ -362,7 +357,7 @@ mod tests {
                     .issue_one(
                         || Err::<(), _>(GenerateError::WouldWait { until_ms: T }),
                         |_, _, _| Ok(()),
-                        &Still,
+                        &STILL,
                     )
                     .await
             })
@@ -382,26 +377,16 @@ mod tests {
         use std::time::Duration;
 
         use snowflake_kit::{Clock, Generator, Identity, Snowflake};
+        use snowflake_test_support::clock::TokioClock;
 
         use crate::fair::Queue;
         use crate::issuer::testing::{batch, one};
-
-        const T: u64 = 1_656_432_460_105;
-
-        /// tokio's paused time, as Unix ms from `T`.
-        struct PausedClock(tokio::time::Instant);
-
-        impl Clock for PausedClock {
-            fn now_ms(&self) -> u64 {
-                T + u64::try_from(self.0.elapsed().as_millis()).unwrap()
-            }
-        }
 
         /// `tasks` tasks each asking for a whole millisecond's 4,096 IDs, again and again,
         /// until `stop`; each counts its batches in `filled`.
         fn batches(
             tasks: usize,
-            generator: &Arc<Generator<PausedClock>>,
+            generator: &Arc<Generator<TokioClock>>,
             queue: &Arc<Queue>,
             filled: &Arc<AtomicUsize>,
             stop: &Arc<AtomicBool>,
@@ -435,7 +420,7 @@ mod tests {
         /// queued before it, and nobody hears of a stalled clock.
         #[tokio::test(flavor = "current_thread", start_paused = true)]
         async fn one_id_goes_ahead_of_requests_for_whole_milliseconds() {
-            let clock = PausedClock(tokio::time::Instant::now());
+            let clock = TokioClock::new();
             let generator =
                 Arc::new(Generator::new(Identity::new(1, 1).unwrap()).with_clock(clock));
             let queue = Arc::new(Queue::default());
@@ -525,7 +510,7 @@ mod tests {
         /// the same rule (the test below).
         #[tokio::test(flavor = "current_thread", start_paused = true)]
         async fn a_stream_of_single_ids_does_not_starve_the_batches() {
-            let clock = PausedClock(tokio::time::Instant::now());
+            let clock = TokioClock::new();
             let singles_issued =
                 stream(Generator::new(Identity::new(1, 1).unwrap()).with_clock(clock)).await;
             // They wait for a millisecond each time a batch has taken the last: some dozens.

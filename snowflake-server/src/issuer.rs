@@ -244,28 +244,17 @@ impl Issuer {
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
-    use std::sync::atomic::{AtomicU64, Ordering};
 
     use snowflake_kit::fence::Fence;
+    use snowflake_test_support::T;
+    use snowflake_test_support::clock::ManualClock;
 
     use super::testing::one;
     use super::*;
 
-    /// 2022-06-28T16:07:40.105Z.
-    const T: u64 = 1_656_432_460_105;
-
-    /// A clock that moves only when told to.
-    struct ManualClock(AtomicU64);
-
-    impl Clock for ManualClock {
-        fn now_ms(&self) -> u64 {
-            self.0.load(Ordering::SeqCst)
-        }
-    }
-
     /// A generator whose millisecond `T` is used up, on a clock standing at `T`.
     fn used_up() -> (Arc<ManualClock>, Generator<Arc<ManualClock>>) {
-        let clock = Arc::new(ManualClock(AtomicU64::new(T)));
+        let clock = ManualClock::at(T);
         let generator = Generator::new(Identity::new(1, 1).expect("valid identity"))
             .with_clock(Arc::clone(&clock));
         let mut ids = vec![Snowflake::MAX; 4096];
@@ -283,7 +272,7 @@ mod tests {
             let clock = Arc::clone(&clock);
             tokio::spawn(async move {
                 tokio::time::sleep(Duration::from_millis(300)).await;
-                clock.0.store(T + 1, Ordering::SeqCst);
+                clock.set(T + 1);
             })
         };
         let id = one(&generator, &Queue::default())

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
-use snowflake_lease::harness::Etcd;
+use snowflake_test_support::Etcd;
 use support::{Server, get, ids_in, tls_auto_args};
 
 /// How long past the new leader a server may still refuse.
@@ -240,7 +240,12 @@ fn judge(rounds: &[Round], pulled: &[Pulled], leadership: &[(Instant, bool)]) ->
             // start. A server may issue again a moment before either sees the leader that
             // answered it: nothing of that outage is past the leader.
             let led_again = std::iter::once((round.at, Some(round.led)))
-                .chain(leaderless.iter().copied().filter(|&(began, _)| began > round.led))
+                .chain(
+                    leaderless
+                        .iter()
+                        .copied()
+                        .filter(|&(began, _)| began > round.led),
+                )
                 .filter(|&(began, _)| began < to)
                 .map(|(_, ended)| ended.unwrap_or(to))
                 .max()
@@ -304,11 +309,30 @@ fn an_outage_counts_from_the_end_of_the_last_election_before_it_ended() {
     assert_eq!(judged((1160, 4200)).len(), 0, "1.4 s past the leader");
     let late = judged((1160, 4400));
     assert_eq!(late.len(), 1);
-    assert!(late[0].contains("server 0 refused until 1.60 s past a leader"), "{late:?}");
-    assert_eq!(judged((7100, 9400)).len(), 0, "1.4 s past the later election");
-    assert_eq!(judged((7100, 9600)).len(), 1, "1.6 s past the later election");
-    assert_eq!(judged((5000, 6600)).len(), 1, "1.6 s with a leader throughout");
-    assert_eq!(judged((5000, 6400)).len(), 0, "1.4 s with a leader throughout");
+    assert!(
+        late[0].contains("server 0 refused until 1.60 s past a leader"),
+        "{late:?}"
+    );
+    assert_eq!(
+        judged((7100, 9400)).len(),
+        0,
+        "1.4 s past the later election"
+    );
+    assert_eq!(
+        judged((7100, 9600)).len(),
+        1,
+        "1.6 s past the later election"
+    );
+    assert_eq!(
+        judged((5000, 6600)).len(),
+        1,
+        "1.6 s with a leader throughout"
+    );
+    assert_eq!(
+        judged((5000, 6400)).len(),
+        0,
+        "1.4 s with a leader throughout"
+    );
 }
 
 /// The stretches without a leader in the watch's changes: when each began, and when a
@@ -317,7 +341,10 @@ fn leaderless(changes: &[(Instant, bool)]) -> Vec<(Instant, Option<Instant>)> {
     let mut stretches = Vec::new();
     for (k, &(at, led)) in changes.iter().enumerate() {
         if !led {
-            let ended = changes[k + 1..].iter().find(|&&(_, led)| led).map(|&(at, _)| at);
+            let ended = changes[k + 1..]
+                .iter()
+                .find(|&&(_, led)| led)
+                .map(|&(at, _)| at);
             stretches.push((at, ended));
         }
     }

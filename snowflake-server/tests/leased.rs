@@ -5,7 +5,7 @@ mod support;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use snowflake_lease::harness::Etcd;
+use snowflake_test_support::Etcd;
 use support::{Server, count_distinct, fetch_ids};
 
 #[test]

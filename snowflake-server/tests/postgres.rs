@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use snowflake_lease::harness::Postgres;
+use snowflake_test_support::Postgres;
 use support::{Server, count_distinct, error_event, fetch_ids, text};
 
 /// Four servers on a PostgreSQL that demands TLS and a password (from a file, and from

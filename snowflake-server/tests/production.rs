@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use snowflake_lease::harness::Etcd;
+use snowflake_test_support::Etcd;
 use support::{Server, error_event, fetch_ids, get, ids_in, text, tls_auto_args};
 
 /// Three `--auto` servers given every member of a mutual-TLS cluster, with clients

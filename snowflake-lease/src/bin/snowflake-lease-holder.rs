@@ -1,6 +1,6 @@
 //! A holder of a leased identity in a process of its own, for the lease tests that kill
-//! and stop one (the store suite, `tests/suite/processes.rs`); not a tool. Built only with
-//! the `harness` feature.
+//! and stop one (the store suite, `tests/suite/processes.rs`); not a tool, and not in the
+//! published package.
 //!
 //! ```text
 //! snowflake-lease-holder ENDPOINT DC MACHINE TTL_SECS RUN_SECS

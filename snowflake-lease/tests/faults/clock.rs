@@ -7,10 +7,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use snowflake_kit::Clock;
+/// Unix ms when a run starts.
+pub(crate) use snowflake_test_support::T;
 use tokio::time::Instant;
-
-/// Unix ms when a run starts: 2022-06-28T16:07:40.105Z, as in tests/memory.rs.
-pub(crate) const T0: u64 = 1_656_432_460_105;
 
 #[derive(Clone)]
 pub(crate) struct SkewedClock {
@@ -54,7 +53,7 @@ impl SkewedClock {
         }
         let highest = history.iter().map(|(_, skew)| *skew).max();
         let elapsed = at.saturating_duration_since(self.start).as_millis();
-        (T0 + u64::try_from(elapsed).expect("a short run"))
+        (T + u64::try_from(elapsed).expect("a short run"))
             .checked_add_signed(highest.unwrap_or_else(|| self.skew_ms()))
             .expect("skews are seconds, not years")
     }
@@ -63,7 +62,7 @@ impl SkewedClock {
 impl Clock for SkewedClock {
     fn now_ms(&self) -> u64 {
         let elapsed = u64::try_from(self.start.elapsed().as_millis()).expect("a short run");
-        (T0 + elapsed)
+        (T + elapsed)
             .checked_add_signed(self.skew_ms())
             .expect("skews are seconds, not years")
     }

@@ -337,7 +337,7 @@ pub(crate) fn text(path: &std::path::Path) -> String {
 }
 
 /// The flags of an `--auto` server on every member of `etcd`'s mutual-TLS cluster.
-pub(crate) fn tls_auto_args(etcd: &snowflake_lease::harness::Etcd) -> Vec<String> {
+pub(crate) fn tls_auto_args(etcd: &snowflake_test_support::Etcd) -> Vec<String> {
     [
         "--etcd".to_owned(),
         etcd.endpoints(),

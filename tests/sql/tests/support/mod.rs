@@ -3,14 +3,9 @@
 
 pub(crate) mod pg;
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
-use snowflake_kit::{
-    Clock, Generator, Identity, MAX_TIMESTAMP_MS, Snowflake, TWITTER_EPOCH_MS, compose,
-};
-
-/// 2022-06-28T16:07:40.105Z, the time of the tweet below.
-const T: u64 = 1_656_432_460_105;
+use snowflake_kit::{Generator, Identity, MAX_TIMESTAMP_MS, Snowflake, TWITTER_EPOCH_MS, compose};
+use snowflake_test_support::T;
+use snowflake_test_support::clock::ScriptClock;
 
 /// The message of a negative BIGINT read as a `Snowflake`, through every library.
 pub(crate) const NEGATIVE_FIVE: &str =
@@ -42,18 +37,10 @@ pub(crate) struct TimeRange {
     pub(crate) expected: Vec<Snowflake>,
 }
 
-/// A clock that moves a millisecond every 100 readings.
-struct Stepping(AtomicU64);
-
-impl Clock for Stepping {
-    fn now_ms(&self) -> u64 {
-        T + self.0.fetch_add(1, Ordering::Relaxed) / 100
-    }
-}
-
 pub(crate) fn time_range() -> TimeRange {
     let generator =
-        Generator::new(Identity::new(1, 1).unwrap()).with_clock(Stepping(AtomicU64::new(0)));
+        // A millisecond every 100 readings.
+        Generator::new(Identity::new(1, 1).unwrap()).with_clock(ScriptClock::new(|n| T + n / 100));
     let (t0, t1) = (T + 250, T + 749);
     let mut ids: Vec<Snowflake> = (0..100_000 - 4).map(|_| generator.next_id()).collect();
     // The tightest neighbours of the bounds: the bounds themselves, and the IDs just

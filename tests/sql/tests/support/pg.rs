@@ -1,10 +1,10 @@
-//! The `PostgreSQL` the database tests share: `snowflake-lease`'s test harness (its own
+//! The `PostgreSQL` the database tests share: the workspace's test support's (its own
 //! `initdb` data directory, a free port, run as the `postgres` user when we are root, stopped
 //! when dropped, also when a test panics), one per process while any test holds it.
 
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
-pub(crate) use snowflake_lease::harness::Postgres as Pg;
+pub(crate) use snowflake_test_support::Postgres as Pg;
 
 /// The server the tests of this process share while any of them holds it.
 static SHARED: Mutex<Weak<Pg>> = Mutex::new(Weak::new());

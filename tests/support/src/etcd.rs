@@ -1,23 +1,21 @@
-//! Real etcd on loopback, for tests and benchmarks (feature `harness`): each [`Etcd`] is
+//! A real etcd on loopback (feature `etcd`): each [`Etcd`] is
 //! one member or a cluster of several, with its own data directories and free ports,
 //! plain or behind mutual TLS with certificates made for it, waited for through each
 //! member's `/health`, and killed when dropped.
 
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::net::TcpStream;
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-#[cfg(feature = "postgres")]
-mod postgres;
-#[cfg(feature = "postgres")]
-pub use self::postgres::Postgres;
+use crate::certificates::make_certificates;
+use crate::free_port;
 
 /// etcd started by a test: one member, or a cluster.
 ///
 /// ```no_run
-/// use snowflake_lease::harness::Etcd;
+/// use snowflake_test_support::Etcd;
 ///
 /// let etcd = Etcd::start();
 /// println!("etcd at {}", etcd.endpoint());
@@ -144,7 +142,7 @@ impl Etcd {
     /// # Panics
     ///
     /// When a certificate file cannot be read.
-    pub fn config(&self) -> crate::EtcdConfig {
+    pub fn config(&self) -> snowflake_lease::EtcdConfig {
         self.config_for(&self.endpoints())
     }
 
@@ -154,8 +152,8 @@ impl Etcd {
     /// # Panics
     ///
     /// When `endpoints` is not a list of members, or a certificate file cannot be read.
-    pub fn config_for(&self, endpoints: &str) -> crate::EtcdConfig {
-        let config = crate::EtcdConfig::new(endpoints).expect("etcd endpoints");
+    pub fn config_for(&self, endpoints: &str) -> snowflake_lease::EtcdConfig {
+        let config = snowflake_lease::EtcdConfig::new(endpoints).expect("etcd endpoints");
         if !self.tls {
             return config;
         }
@@ -427,99 +425,6 @@ impl Etcd {
     }
 }
 
-/// A CA, a server certificate for 127.0.0.1 and the test's hosts (not for
-/// 127.0.0.2, so that a test can ask for a name it does not cover), a client
-/// certificate, and a second CA that signed none of them.
-pub(crate) fn make_certificates(dir: &Path, hosts: &[String]) {
-    let sans = std::iter::once("127.0.0.1")
-        .chain(hosts.iter().map(String::as_str))
-        .map(|host| format!("IP:{host}"))
-        .collect::<Vec<_>>()
-        .join(",");
-    for ca in ["ca", "other-ca"] {
-        openssl(
-            dir,
-            &[
-                "req",
-                "-x509",
-                "-newkey",
-                "ec",
-                "-pkeyopt",
-                "ec_paramgen_curve:P-256",
-                "-nodes",
-                "-days",
-                "2",
-                "-subj",
-                &format!("/CN=snowflake-kit test {ca}"),
-                "-keyout",
-                &format!("{ca}-key.pem"),
-                "-out",
-                &format!("{ca}.pem"),
-            ],
-        );
-    }
-    for (name, extensions) in [
-        (
-            "server",
-            format!("subjectAltName={sans}\nextendedKeyUsage=serverAuth"),
-        ),
-        ("client", "extendedKeyUsage=clientAuth".to_owned()),
-    ] {
-        std::fs::write(dir.join(format!("{name}.ext")), extensions).expect("write");
-        openssl(
-            dir,
-            &[
-                "req",
-                "-newkey",
-                "ec",
-                "-pkeyopt",
-                "ec_paramgen_curve:P-256",
-                "-nodes",
-                "-subj",
-                &format!("/CN={name}"),
-                "-keyout",
-                &format!("{name}-key.pem"),
-                "-out",
-                &format!("{name}.csr"),
-            ],
-        );
-        openssl(
-            dir,
-            &[
-                "x509",
-                "-req",
-                "-in",
-                &format!("{name}.csr"),
-                "-CA",
-                "ca.pem",
-                "-CAkey",
-                "ca-key.pem",
-                "-CAcreateserial",
-                "-days",
-                "2",
-                "-extfile",
-                &format!("{name}.ext"),
-                "-out",
-                &format!("{name}.pem"),
-            ],
-        );
-    }
-}
-
-/// Runs `openssl` in `dir`.
-fn openssl(dir: &Path, args: &[&str]) {
-    let output = Command::new("openssl")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("openssl runs (`apt-get install openssl` on Debian, or `bash scripts/test.sh`)");
-    assert!(
-        output.status.success(),
-        "openssl {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
-
 /// A plain HTTP GET on loopback: the body, if it answered.
 fn get(port: u16, path: &str) -> Option<String> {
     get_within(port, path, Duration::from_secs(1))
@@ -548,7 +453,7 @@ impl LeaderWatch {
     /// on, the first entry saying how it began.
     ///
     /// ```no_run
-    /// use snowflake_lease::harness::Etcd;
+    /// use snowflake_test_support::Etcd;
     ///
     /// let mut etcd = Etcd::cluster(3, false);
     /// let watch = etcd.watch_leader();
@@ -575,12 +480,4 @@ impl Drop for Etcd {
         }
         let _ = std::fs::remove_dir_all(&self.dir);
     }
-}
-
-/// A port that was free a moment ago.
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .map(|addr| addr.port())
-        .expect("a free port on loopback")
 }

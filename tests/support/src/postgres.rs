@@ -1,4 +1,4 @@
-//! A real PostgreSQL on loopback for the lease tests and benchmarks: its own `initdb` data
+//! A real PostgreSQL on loopback: its own `initdb` data
 //! directory, a free port, run as the unprivileged `postgres` user when we are root
 //! (PostgreSQL refuses to run as root), waited for, stopped when dropped.
 
@@ -7,11 +7,13 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use crate::free_port;
+
 /// A PostgreSQL server started by a test. Its superuser `postgres` is trusted on
 /// loopback; the user `ids` (password [`Postgres::PASSWORD`]) must give its password.
 ///
 /// ```no_run
-/// use snowflake_lease::harness::Postgres;
+/// use snowflake_test_support::Postgres;
 ///
 /// let pg = Postgres::start();
 /// println!("PostgreSQL at {}", pg.url());
@@ -74,7 +76,7 @@ impl Postgres {
             tls,
         };
         if tls {
-            super::make_certificates(&pg.dir, &pg.hosts);
+            crate::certificates::make_certificates(&pg.dir, &pg.hosts);
         }
         pg.give_to_postgres(&pg.dir);
         pg.run(
@@ -320,12 +322,4 @@ fn postgres_user() -> (u32, u32) {
                 .flatten()
         })
         .expect("a `postgres` user to run PostgreSQL as (it refuses to run as root)")
-}
-
-/// A port that was free a moment ago.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .map(|addr| addr.port())
-        .expect("a free port on loopback")
 }
