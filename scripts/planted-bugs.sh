@@ -48,18 +48,26 @@ lease_test() {
         >"$work/$name.log" 2>&1
 }
 
-# Unpatched, each target passes, with every test the patches name.
+# Unpatched, each target passes, with every test the patches name, each of which ran (a
+# name that matches no test would run nothing, and pass).
 for target in $(for patch in "${patches[@]}"; do caught_by "$patch" | cut -d' ' -f1; done | sort -u); do
-    # shellcheck disable=SC2046 # the test names, one word each
-    if ! lease_test "unpatched-$target" "$target" $(for patch in "${patches[@]}"; do
+    names=$(for patch in "${patches[@]}"; do
         caught_by "$patch" | while read -r t names; do
             [ "$t" = "$target" ] && echo "$names"
         done
-    done | tr ' ' '\n' | sort -u); then
+    done | tr ' ' '\n' | sort -u)
+    # shellcheck disable=SC2086 # the test names, one word each
+    if ! lease_test "unpatched-$target" "$target" $names; then
         cat "$work/unpatched-$target.log"
         echo "planted bugs: the $target test fails without a planted bug (above)" >&2
         exit 1
     fi
+    for name in $names; do
+        if ! grep -q "^test [^ ]*$name[^ ]* \.\.\. ok$" "$work/unpatched-$target.log"; then
+            echo "planted bugs: no test of $target named like $name ran" >&2
+            exit 1
+        fi
+    done
     checked=$(grep -o '[0-9]* IDs checked' "$work/unpatched-$target.log" || grep -o '[0-9]* passed' "$work/unpatched-$target.log" | tail -1)
     echo "unpatched: $target passes ($checked, $((SECONDS - started)) s so far)"
 done

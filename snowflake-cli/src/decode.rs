@@ -455,6 +455,8 @@ mod tests {
         err.flush().expect("flushed");
         drop(err);
         assert_eq!(bad, 20_000);
+        // Every message went out: some 100 bytes each, at least.
+        assert!(counting.bytes >= 20_000 * 100, "{} bytes", counting.bytes);
         assert_eq!(counting.cut, 0, "a write ended mid-line");
         // About 125 bytes a message: some 40 writes of 64 KiB.
         assert!(

@@ -489,7 +489,10 @@ async fn many_threads_never_see_a_duplicate() {
     ids.sort_unstable();
     ids.dedup();
     assert_eq!(ids.len(), count);
-    assert!(count > 0);
+    // 40,000 asked for, at most 2,000 a millisecond, below a ceiling seconds ahead: a
+    // refusal is the exception (the threads read tokio's time outside its runtime, which
+    // is the real clock).
+    assert!(count >= 20_000, "{count} IDs");
 }
 
 #[tokio::test(start_paused = true)]

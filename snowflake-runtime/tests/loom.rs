@@ -2,6 +2,10 @@
 //! model: `RUSTFLAGS="--cfg loom" cargo test -p snowflake-runtime --test loom --release`.
 #![cfg(loom)]
 
+// std's counters, outside the model: how often something happened over all its runs.
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::Ordering::Relaxed;
+
 use loom::sync::Arc;
 use loom::sync::atomic::{AtomicU64, Ordering};
 use snowflake_runtime::fence::Fence;
@@ -74,6 +78,10 @@ fn ids_and_a_batch_while_the_clock_moves() {
     });
 }
 
+/// How many calls of every interleaving began after they saw the halt: the model must
+/// have run some, or the test below checks nothing.
+static SAW_THE_HALT: AtomicUsize = AtomicUsize::new(0);
+
 #[test]
 fn nothing_is_issued_after_a_halt_that_was_seen() {
     loom::model(|| {
@@ -88,6 +96,7 @@ fn nothing_is_issued_after_a_halt_that_was_seen() {
                 for _ in 0..2 {
                     // A call that begins after it saw the halt must be refused.
                     let after_halt = halted.load(Ordering::Acquire);
+                    SAW_THE_HALT.fetch_add(usize::from(after_halt), Relaxed);
                     if generator.try_next_id().is_ok() && after_halt {
                         late += 1;
                     }
@@ -104,7 +113,14 @@ fn nothing_is_issued_after_a_halt_that_was_seen() {
         generator.clock().0.store(T + 1, Ordering::Relaxed);
         assert_eq!(generator.try_next_id().unwrap().timestamp_ms(), T + 1);
     });
+    assert!(
+        SAW_THE_HALT.load(Relaxed) > 0,
+        "no call began after the halt"
+    );
 }
+
+/// How many interleavings of the test below issued after the resume: some must have.
+static RESUMED_AND_ISSUED: AtomicUsize = AtomicUsize::new(0);
 
 /// A holder that won its identity back sets the new ceiling, then resumes: a call that
 /// sees the generator running must see that ceiling, never the one from before the loss
@@ -125,8 +141,15 @@ fn a_resume_brings_the_ceiling_set_before_it() {
         generator.set_ceiling(Some(T + 1000));
         generator.resume();
         match issuer.join().unwrap() {
-            Ok(id) => assert_eq!(id.timestamp_ms(), T),
+            Ok(id) => {
+                assert_eq!(id.timestamp_ms(), T);
+                RESUMED_AND_ISSUED.fetch_add(1, Relaxed);
+            }
             Err(e) => assert_eq!(e, snowflake_runtime::GenerateError::Halted),
         }
     });
+    assert!(
+        RESUMED_AND_ISSUED.load(Relaxed) > 0,
+        "no interleaving issued after the resume"
+    );
 }

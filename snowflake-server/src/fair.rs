@@ -278,6 +278,7 @@ mod tests {
         let first = queue.singles.arrive();
         let batch = batch(&queue, &open, &calls);
         turns().await;
+        assert_eq!(queue.batches_waiting(), 1, "the batch waits in its turn");
         let later = queue.singles.arrive();
         turns().await;
         assert_eq!(calls.load(Ordering::SeqCst), 0);

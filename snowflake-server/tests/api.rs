@@ -210,7 +210,8 @@ fn many_concurrent_clients_never_see_a_duplicate() {
             })
         })
         .collect();
-    assert!(count_distinct(threads) > 1000);
+    // Each thread: ten batches of 100 and 90 single IDs, every one answered.
+    assert_eq!(count_distinct(threads), 8 * (10 * 100 + 90));
 }
 
 #[test]
@@ -273,6 +274,12 @@ fn other_methods_are_405_and_head_issues_nothing() {
         server.get("/v1/ids?count=2").header("cache-control"),
         Some("no-store")
     );
+    // The counter that stood at 0 counts: the GETs' three IDs.
+    let metrics = server.get("/metrics").body;
+    assert!(
+        metrics.lines().any(|l| l == "snowflake_ids_issued_total 3"),
+        "{metrics}"
+    );
 }
 
 /// A repeated parameter is a 400 naming it, whichever of its values comes first.
@@ -326,6 +333,18 @@ fn odd_requests_never_get_a_500() {
             "{path} echoed markup"
         );
         assert!(!answer.body.contains("<b>"), "{path} echoed markup");
+        // What each did answer: the page, whatever its fields say, or an error of the API.
+        if path.starts_with("/?") {
+            assert_eq!(answer.status, 200, "{path}");
+            assert_eq!(answer.body.matches("<script>").count(), 1, "{path}");
+        } else {
+            assert!(
+                (400..500).contains(&answer.status),
+                "{path}: {}",
+                answer.status
+            );
+            assert!(answer.json()["error"]["message"].is_string(), "{path}");
+        }
     }
 }
 

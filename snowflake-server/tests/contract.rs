@@ -326,5 +326,13 @@ fn schemathesis_finds_nothing() {
             summary.ends_with(" passed") && !summary.contains("failed"),
             "{summary}"
         );
+        // It tried: up to 100 cases an operation, over every operation of the document.
+        let generated: u64 = summary
+            .split(" generated")
+            .next()
+            .and_then(|before| before.rsplit(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        assert!(generated >= 100, "{summary}");
     }
 }

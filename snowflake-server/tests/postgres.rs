@@ -129,16 +129,25 @@ fn check_logs(dir: &std::path::Path, first_log: &std::path::Path, url: &str) {
     assert_eq!(listening["database"], url);
     assert_eq!(listening["tls"], true);
     assert_eq!(listening["schema"], "snowflake");
+    let mut logs = 0;
     for entry in std::fs::read_dir(dir).unwrap().flatten() {
         if entry.path().extension().is_some_and(|e| e == "log") {
             let log = std::fs::read_to_string(entry.path()).unwrap();
+            // Each server said something (its start, at least), and never the password.
+            assert!(
+                log.contains("identity claimed"),
+                "{}",
+                entry.path().display()
+            );
             assert!(
                 !log.contains(Postgres::PASSWORD),
                 "{}",
                 entry.path().display()
             );
+            logs += 1;
         }
     }
+    assert_eq!(logs, 4, "a log of each server");
 }
 
 /// The database stopped: `/readyz` and the IDs answer 503 with `Retry-After` by the
