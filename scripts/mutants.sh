@@ -6,7 +6,8 @@
 # with a test that kills it.
 #   bash scripts/mutants.sh             the runtime's format, fields, generator and dates
 #   bash scripts/mutants.sh --lease     the lease crate's acquire and holder logic
-#   bash scripts/mutants.sh --in-diff F only the code a diff changes (git diff > F)
+#   bash scripts/mutants.sh --in-diff F only the code a diff changes (git diff > F), before
+#                                       --lease or alone
 # Long: about 550 mutants of the runtime, each a build and a test run (hours on 2 cores);
 # --in-diff of a change is minutes. nextest runs no doctests: a rule checked only in its
 # docs counts as missed, so every rule gets an integration test too. The database impls
@@ -41,7 +42,7 @@ if [ "${1:-}" = --lease ]; then
     # The etcd tests too: they are `#[ignore]`d for what they need, which nextest leaves out
     # unless asked (`--run-ignored all`, as the test command's `--include-ignored`).
     exec cargo mutants --package snowflake-lease --file snowflake-lease/src/acquire.rs \
-        --file snowflake-lease/src/holder.rs --test-tool nextest "${exclude[@]}" \
+        --file snowflake-lease/src/holder.rs --test-tool nextest "${in_diff[@]}" "${exclude[@]}" \
         -- --run-ignored all
 fi
 exec cargo mutants --package snowflake-runtime \

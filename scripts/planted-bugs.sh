@@ -22,7 +22,7 @@ export CARGO_TERM_COLOR=never
 rm -rf "$tree"
 mkdir -p "$tree"
 git ls-files -z --cached --others --exclude-standard |
-    while IFS= read -r -d '' file; do [ -e "$file" ] && printf '%s\0' "$file"; done |
+    while IFS= read -r -d '' file; do if [ -e "$file" ]; then printf '%s\0' "$file"; fi; done |
     tar --null -T - -cf - | tar -xf - -C "$tree"
 patches=(scripts/planted/*.patch)
 # Cargo judges freshness by mtime. The files the patches change were last built patched,
@@ -53,7 +53,7 @@ lease_test() {
 for target in $(for patch in "${patches[@]}"; do caught_by "$patch" | cut -d' ' -f1; done | sort -u); do
     names=$(for patch in "${patches[@]}"; do
         caught_by "$patch" | while read -r t names; do
-            [ "$t" = "$target" ] && echo "$names"
+            if [ "$t" = "$target" ]; then echo "$names"; fi
         done
     done | tr ' ' '\n' | sort -u)
     # shellcheck disable=SC2086 # the test names, one word each
