@@ -304,8 +304,11 @@ impl Etcd {
     }
 
     /// Watches, from a thread of its own, whether any member leads (its
-    /// `etcd_server_is_leader` metric, asked every 10 ms with a 100 ms bound, so that a
-    /// paused member counts as not leading), until [`LeaderWatch::finish`].
+    /// `etcd_server_is_leader` metric, asked every 10 ms with a 100 ms bound), until
+    /// [`LeaderWatch::finish`]. A member that refuses the connection (killed) leads
+    /// nothing; one that does not answer within the bound (paused, or slow on a busy
+    /// machine) leaves the state as it was, unless another says it leads: a slow answer is
+    /// no election, and a paused leader's successor shows when it is elected.
     pub fn watch_leader(&self) -> LeaderWatch {
         let ports: Vec<u16> = self.members.iter().map(|m| m.metrics_port).collect();
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -313,12 +316,29 @@ impl Etcd {
         let thread = std::thread::spawn(move || {
             let mut changes: Vec<(Instant, bool)> = Vec::new();
             while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
-                let leads = ports.iter().any(|&port| {
-                    get_within(port, "/metrics", Duration::from_millis(100))
-                        .is_some_and(|text| text.contains("\netcd_server_is_leader 1"))
-                });
-                if changes.last().is_none_or(|&(_, led)| led != leads) {
-                    changes.push((Instant::now(), leads));
+                let said: Vec<Option<bool>> = ports
+                    .iter()
+                    .map(
+                        |&port| match get_within(port, "/metrics", Duration::from_millis(100)) {
+                            Ok(text) => Some(text.contains("\netcd_server_is_leader 1")),
+                            Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => {
+                                Some(false)
+                            }
+                            Err(_) => None,
+                        },
+                    )
+                    .collect();
+                let leads = if said.contains(&Some(true)) {
+                    Some(true)
+                } else if said.iter().all(Option::is_some) {
+                    Some(false)
+                } else {
+                    None
+                };
+                if let Some(leads) = leads {
+                    if changes.last().is_none_or(|&(_, led)| led != leads) {
+                        changes.push((Instant::now(), leads));
+                    }
                 }
                 std::thread::sleep(Duration::from_millis(10));
             }
@@ -427,18 +447,19 @@ impl Etcd {
 
 /// A plain HTTP GET on loopback: the body, if it answered.
 fn get(port: u16, path: &str) -> Option<String> {
-    get_within(port, path, Duration::from_secs(1))
+    get_within(port, path, Duration::from_secs(1)).ok()
 }
 
-fn get_within(port: u16, path: &str, bound: Duration) -> Option<String> {
+/// As [`get`], within `bound`, saying why not.
+fn get_within(port: u16, path: &str, bound: Duration) -> std::io::Result<String> {
     let address = std::net::SocketAddr::from(([127, 0, 0, 1], port));
-    let mut stream = TcpStream::connect_timeout(&address, bound).ok()?;
-    stream.set_read_timeout(Some(bound)).ok()?;
+    let mut stream = TcpStream::connect_timeout(&address, bound)?;
+    stream.set_read_timeout(Some(bound))?;
     let request = format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n");
-    stream.write_all(request.as_bytes()).ok()?;
+    stream.write_all(request.as_bytes())?;
     let mut answer = String::new();
-    stream.read_to_string(&mut answer).ok()?;
-    Some(answer)
+    stream.read_to_string(&mut answer)?;
+    Ok(answer)
 }
 
 /// Whether a cluster had a leader, over time: [`Etcd::watch_leader`].
