@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes every target with AFL++ (cargo-afl, on the stable toolchain) for SECONDS each, one
 # after the other, from the corpus kept in fuzz/corpus/<target>/; fails if any target
-# crashes (a panic is an abort under AFL++), printing the inputs, which are kept in
+# crashes (a panic is an abort under AFL++) or barely ran (fewer executions than
+# seconds), printing the crashing inputs, which are kept in
 # target/fuzz/<target>/default/crashes/. Prints each target's figures from AFL++'s
 # fuzzer_stats. Installs cargo-afl (pinned) and builds AFL++ when missing.
 #   bash scripts/fuzz.sh SECONDS [TARGET...]                  fuzz (CI: about 60 each)
@@ -89,8 +90,9 @@ for target in "${targets[@]}"; do
         "$(stat_of "$stats" total_edges)" "$(stat_of "$stats" bitmap_cvg)" \
         "$(stat_of "$stats" corpus_count)" "$(stat_of "$stats" saved_crashes)" "$hangs"
     # No crash counts only if the target ran: at least one execution a second of its time.
-    if [ "$(stat_of "$stats" execs_done)" -lt "$seconds" ]; then
-        failed+=("$target (too few executions)")
+    execs=$(stat_of "$stats" execs_done)
+    if ! [[ $execs =~ ^[0-9]+$ ]] || [ "$execs" -lt "$seconds" ]; then
+        failed+=("$target (${execs:-no} executions)")
     fi
     # The kept inputs again through the plain build, which has what the fuzzing build
     # leaves out (proc-macro2's span locations: every error of the macro points into its

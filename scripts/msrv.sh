@@ -37,7 +37,6 @@ fi
 # /usr/bin first: Debian's cargo and the rustc it runs, not rustup's proxies. A target
 # directory of its own, so the newest compiler's builds are left as they are; absolute, or
 # trybuild, which runs cargo from tests/macro, would build its cases in a second one there.
-cd "$(dirname "$0")/.."
 export PATH="/usr/bin:$PATH" CARGO_TARGET_DIR="$PWD/target/msrv"
 cargo --version
 rustc --version

@@ -121,11 +121,7 @@ async fn bad_endpoints_and_silence_are_clear_errors() {
         LeaseError::InvalidPrefix("no-slash".to_owned())
     );
     // Nobody listens there: it fails after the connect timeout, naming the address.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = snowflake_test_support::free_port();
     let mut quick = LeaseOptions::default();
     quick.connect_timeout = Duration::from_millis(500);
     let started = Instant::now();

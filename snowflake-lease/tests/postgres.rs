@@ -508,11 +508,7 @@ async fn silence_is_a_clear_error_within_the_connect_timeout() {
     let mut options = LeaseOptions::default();
     options.connect_timeout = Duration::from_secs(2);
     let connect = |config: PgConfig| PgStore::connect(config, &options);
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = snowflake_test_support::free_port();
     let e = connect(PgConfig::new(&format!("postgres://ids:s3cret@127.0.0.1:{port}/x")).unwrap())
         .await
         .unwrap_err();

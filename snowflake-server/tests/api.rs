@@ -889,11 +889,7 @@ fn a_port_in_use_and_a_silent_etcd_exit_1_naming_them() {
         message.starts_with(&format!("cannot listen on {addr}")),
         "{message}"
     );
-    let free = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let free = snowflake_test_support::free_port();
     let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
         .args(["--etcd", &format!("http://127.0.0.1:{free}"), "--auto"])
         .output()

@@ -6,7 +6,6 @@
 
 mod support;
 
-use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -96,11 +95,7 @@ impl Browser {
     fn start(javascript: bool) -> Browser {
         require("chromium");
         require("chromedriver");
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = snowflake_test_support::free_port();
         let driver = Command::new("chromedriver")
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())

@@ -385,11 +385,7 @@ fn the_container_image_serves_from_outside() {
     ]);
     assert_eq!(String::from_utf8_lossy(&user.stdout).trim(), "65532:65532");
 
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = snowflake_test_support::free_port();
     // runc, with limits it can set here (crun cannot set them on our machines).
     podman(&[
         "--runtime",

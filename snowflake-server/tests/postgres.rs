@@ -133,7 +133,7 @@ fn check_logs(dir: &std::path::Path, first_log: &std::path::Path, url: &str) {
     for entry in std::fs::read_dir(dir).unwrap().flatten() {
         if entry.path().extension().is_some_and(|e| e == "log") {
             let log = std::fs::read_to_string(entry.path()).unwrap();
-            // Each server said something (its start, at least), and never the password.
+            // Each server said that it claimed its identity, and never the password.
             assert!(
                 log.contains("identity claimed"),
                 "{}",
@@ -226,11 +226,7 @@ fn a_refused_password_and_an_unreachable_database_exit_1() {
     for output in [&out.stdout, &out.stderr] {
         assert!(!String::from_utf8_lossy(output).contains("not-the-password"));
     }
-    let free = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let free = snowflake_test_support::free_port();
     let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
         .args(["--listen", "127.0.0.1:0", "--auto"])
         .args([

@@ -43,7 +43,12 @@ impl Server {
         log: &std::path::Path,
     ) -> Server {
         let file = std::fs::File::create(log).expect("a log file");
-        Server::spawn(args, env, Stdio::from(file))
+        // What a test reads in the log is said at `info`, whatever RUST_LOG the tests ran with.
+        let mut env = env.to_vec();
+        if !env.iter().any(|&(name, _)| name == "RUST_LOG") {
+            env.push(("RUST_LOG", "info"));
+        }
+        Server::spawn(args, &env, Stdio::from(file))
     }
 
     fn spawn(args: &[&str], env: &[(&str, &str)], stderr: Stdio) -> Server {

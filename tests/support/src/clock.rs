@@ -1,6 +1,6 @@
-//! Clocks the tests drive by hand, for the generators that take any
-//! [`Clock`](snowflake_runtime::Clock): one that stands still, one that moves when told,
-//! one whose every reading is scripted, and one on tokio's time (feature `tokio`).
+//! Clocks the tests drive by hand, for the generators that take any [`Clock`]: one that
+//! stands still, one that moves when told, one whose every reading is scripted, and one on
+//! tokio's time (feature `tokio`).
 
 use std::sync::Arc;
 #[cfg(feature = "tokio")]
