@@ -6,27 +6,12 @@
 #   2. a file of 10,000 `snowflake!` invocations against the same file with plain integers.
 # Usage: bash scripts/bench/compile-cost.sh [REV]   (from anywhere; takes a few minutes)
 set -euo pipefail
-# A failure inside $(...) stops the script too (a timed build that failed is no figure).
-shopt -s inherit_errexit
 root=$(cd "$(dirname "$0")/../.." && pwd)
+# `seconds`, which stops the script at a build that failed.
+source "$root/scripts/bench/timed.sh"
 work="$root/target/compile-cost"
 rm -rf "$work"
 mkdir -p "$work"
-
-seconds() { # runs "$@" quietly, prints its wall time in seconds; a failed build is no figure
-    local start end log
-    log=$(mktemp)
-    start=$(date +%s.%N)
-    if ! "$@" >"$log" 2>&1; then
-        echo "failed: $*" >&2
-        tail -20 "$log" >&2
-        rm -f "$log"
-        return 1
-    fi
-    end=$(date +%s.%N)
-    rm -f "$log"
-    awk "BEGIN { printf \"%.2f\", $end - $start }"
-}
 
 runs=3
 cold() { # best of $runs cold builds of the facade in workspace $1, with cargo flags "${@:2}"

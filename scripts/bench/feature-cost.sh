@@ -5,28 +5,13 @@
 # crates it builds (`cargo tree`, deterministic where seconds are not).
 # Usage: bash scripts/bench/feature-cost.sh [FEATURE...]   (default: the integrations)
 set -euo pipefail
-# A failure inside $(...) stops the script too (a timed build that failed is no figure).
-shopt -s inherit_errexit
 root=$(cd "$(dirname "$0")/../.." && pwd)
+# `seconds`, which stops the script at a build that failed.
+source "$root/scripts/bench/timed.sh"
 work="$root/target/feature-cost"
 runs=${RUNS:-1}
 features=("$@")
 [ ${#features[@]} -gt 0 ] || features=(serde sea-orm utoipa schemars async-graphql arbitrary)
-
-seconds() { # runs "$@" quietly, prints its wall time in seconds; a failed build is no figure
-    local start end log
-    log=$(mktemp)
-    start=$(date +%s.%N)
-    if ! "$@" >"$log" 2>&1; then
-        echo "failed: $*" >&2
-        tail -20 "$log" >&2
-        rm -f "$log"
-        return 1
-    fi
-    end=$(date +%s.%N)
-    rm -f "$log"
-    awk "BEGIN { printf \"%.2f\", $end - $start }"
-}
 
 cold() { # best of $runs cold builds of the facade with cargo flags "$@"
     local best=999999 t
