@@ -43,6 +43,25 @@ pub const TARGETS: [(&str, Check); 4] = [
     ("macro_tokens", macro_tokens),
 ];
 
+/// Every file of `corpus/<name>/`, with its path, for a test.
+///
+/// # Panics
+///
+/// When the directory or a file in it cannot be read.
+pub fn corpus(name: &str) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus")
+        .join(name);
+    std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| {
+            let path = entry.expect("a directory entry").path();
+            let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            (path, data)
+        })
+        .collect()
+}
+
 /// Every file of `corpus/<name>/` through `check`, for a test: it fails naming the first
 /// file whose check panics, or when the directory is empty.
 ///
@@ -50,19 +69,13 @@ pub const TARGETS: [(&str, Check); 4] = [
 ///
 /// As said: a file whose check fails, a directory that is empty or cannot be read.
 pub fn replay(name: &str, check: Check) {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("corpus")
-        .join(name);
-    let mut files = 0;
-    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-        let path = entry.expect("a directory entry").path();
-        let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let files = corpus(name);
+    assert!(!files.is_empty(), "corpus/{name} is empty");
+    for (path, data) in files {
         // The file's name in the failure: its check's own message says what broke.
         let result = std::panic::catch_unwind(|| check(&data));
         assert!(result.is_ok(), "{} fails its check", path.display());
-        files += 1;
     }
-    assert!(files > 0, "{} is empty", dir.display());
 }
 
 /// The `main` of a target's binary: under `cargo afl build`, AFL++'s persistent loop over

@@ -123,13 +123,12 @@ mod tests {
     /// tests the router.
     #[test]
     fn most_of_the_server_corpus_reaches_the_router() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../fuzz/corpus/server");
-        let (mut files, mut requests) = (0_usize, 0_usize);
-        for entry in std::fs::read_dir(dir).expect("the corpus") {
-            let data = std::fs::read(entry.expect("an entry").path()).expect("a file");
-            files += 1;
-            requests += usize::from(super::request(&data).is_some());
-        }
+        let corpus = snowflake_kit_fuzz::corpus("server");
+        let files = corpus.len();
+        let requests = corpus
+            .iter()
+            .filter(|(_, data)| super::request(data).is_some())
+            .count();
         println!("{requests} of {files} files spell a request");
         assert!(
             requests * 5 >= files * 4,
