@@ -191,12 +191,7 @@ impl Etcd {
     pub fn leader(&self) -> usize {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
-            let leader = (0..self.members.len()).find(|&i| {
-                self.members[i].child.is_some()
-                    && get(self.members[i].metrics_port, "/metrics")
-                        .is_some_and(|text| text.contains("\netcd_server_is_leader 1"))
-            });
-            if let Some(leader) = leader {
+            if let Some(leader) = self.leading(&[]).next() {
                 return leader;
             }
             assert!(Instant::now() < deadline, "no etcd member leads");
@@ -293,14 +288,17 @@ impl Etcd {
     /// Which members lead now, by their own `etcd_server_is_leader` metric, without
     /// waiting: none during an election. A paused member is not asked.
     pub fn leaders_now(&self, skip: &[usize]) -> Vec<usize> {
-        (0..self.members.len())
-            .filter(|&i| {
-                !skip.contains(&i)
-                    && self.members[i].child.is_some()
-                    && get(self.members[i].metrics_port, "/metrics")
-                        .is_some_and(|text| text.contains("\netcd_server_is_leader 1"))
-            })
-            .collect()
+        self.leading(skip).collect()
+    }
+
+    /// The live members not in `skip` that say they lead, asked one by one as the
+    /// iterator is drawn (within 1 s each).
+    fn leading<'a>(&'a self, skip: &'a [usize]) -> impl Iterator<Item = usize> + 'a {
+        (0..self.members.len()).filter(move |&i| {
+            !skip.contains(&i)
+                && self.members[i].child.is_some()
+                && leads(self.members[i].metrics_port, Duration::from_secs(1)).unwrap_or(false)
+        })
     }
 
     /// Watches, from a thread of its own, whether any member leads (its
@@ -318,15 +316,11 @@ impl Etcd {
             while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
                 let said: Vec<Option<bool>> = ports
                     .iter()
-                    .map(
-                        |&port| match get_within(port, "/metrics", Duration::from_millis(100)) {
-                            Ok(text) => Some(text.contains("\netcd_server_is_leader 1")),
-                            Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => {
-                                Some(false)
-                            }
-                            Err(_) => None,
-                        },
-                    )
+                    .map(|&port| match leads(port, Duration::from_millis(100)) {
+                        Ok(leads) => Some(leads),
+                        Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => Some(false),
+                        Err(_) => None,
+                    })
                     .collect();
                 let leads = if said.contains(&Some(true)) {
                     Some(true)
@@ -448,6 +442,12 @@ impl Etcd {
 /// A plain HTTP GET on loopback: the body, if it answered.
 fn get(port: u16, path: &str) -> Option<String> {
     get_within(port, path, Duration::from_secs(1)).ok()
+}
+
+/// Whether the member whose metrics are at `port` says it leads (`etcd_server_is_leader`),
+/// if it answers within `bound`.
+fn leads(port: u16, bound: Duration) -> std::io::Result<bool> {
+    get_within(port, "/metrics", bound).map(|text| text.contains("\netcd_server_is_leader 1"))
 }
 
 /// As [`get`], within `bound`, saying why not.
