@@ -21,9 +21,9 @@ use utoipa::{PartialSchema, ToSchema};
 
 pub(crate) use self::identity::IdentityJson;
 use crate::AppState;
-use crate::error::ApiError;
+use crate::error::{ApiError, FieldError};
 use crate::error::Body;
-use crate::form::{Spaces, compose_form, decode_text};
+use crate::form::{Refused, Spaces, compose_form, decode_text};
 use crate::openapi::fields::{self, DcQuery, IdPath, MachineQuery, SeqQuery, TsQuery};
 use crate::query::Params;
 
@@ -140,7 +140,8 @@ impl ToSchema for CountQuery {}
     )
 )]
 pub(crate) async fn compose(Params(params): Params) -> Result<Json<IdJson>, ApiError> {
-    let id = compose_form(&params, Spaces::Kept).map_err(ApiError::BadRequest)?;
+    let id = compose_form(&params, Spaces::Kept)
+        .map_err(|refused| ApiError::BadRequest(refused.iter().map(Refused::message).collect()))?;
     Ok(Json(id.into()))
 }
 
@@ -163,7 +164,11 @@ pub(crate) async fn decode(
             "the ID in the path is not valid UTF-8: a snowflake id is decimal digits",
         ));
     };
-    Ok(Json(decode_text(&text, Spaces::Kept)?.into()))
+    let id = decode_text(&text, Spaces::Kept).map_err(|e| FieldError {
+        field: "id",
+        message: e.to_string(),
+    })?;
+    Ok(Json(id.into()))
 }
 
 /// IDs are issued once: never cached, and not issued for a `HEAD`, whose body is thrown away.

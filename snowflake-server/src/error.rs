@@ -112,7 +112,7 @@ impl IntoResponse for ApiError {
             ApiError::NotFound => (
                 StatusCode::NOT_FOUND,
                 plain(
-                    "no such path: the page is GET /, the API GET /v1/id, /v1/ids, \
+                    "no such path: the page is GET / (or /id/, /he/, /en/), the API GET /v1/id, /v1/ids, \
                      /v1/compose, /v1/decode/{id} and /v1/identity"
                         .to_owned(),
                 ),

@@ -1,11 +1,12 @@
 //! The form's rules, shared by the page and `/v1/compose`: text typed by a person ->
-//! an ID, or every field's error. The rules and their words are the runtime's
-//! ([`Field::parse`]); the form adds only what a blank field means, and whether spaces
-//! around a value are dropped ([`Spaces`]).
+//! an ID, or every field's error. The rules are the runtime's ([`Field::parse`]), and so
+//! are the errors, kept typed: the API writes them in the runtime's English
+//! ([`Refused::message`]), the page in the reader's language. The form adds only what a
+//! blank field means, and whether spaces around a value are dropped ([`Spaces`]).
 
 use std::collections::HashMap;
 
-use snowflake_kit::{Clock, Field, ParseSnowflakeError, Snowflake, SystemClock};
+use snowflake_kit::{Clock, Field, ParseFieldError, ParseSnowflakeError, Snowflake, SystemClock};
 
 use crate::error::FieldError;
 
@@ -28,12 +29,31 @@ impl Spaces {
     }
 }
 
+/// A field's text that the form refused: the field, the text as read, and the runtime's
+/// typed error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Refused {
+    pub(crate) field: Field,
+    pub(crate) text: String,
+    pub(crate) error: ParseFieldError,
+}
+
+impl Refused {
+    /// The runtime's English, with the text quoted, as the API and the logs say it.
+    pub(crate) fn message(&self) -> FieldError {
+        FieldError {
+            field: self.field.key(),
+            message: self.error.with_input(&self.text).to_string(),
+        }
+    }
+}
+
 /// The four form fields -> an ID, or every field's error. A field left out or blank
 /// is: now for `ts`, 0 for `seq`, an error for `dc` and `machine`.
 pub(crate) fn compose_form(
     params: &HashMap<String, String>,
     spaces: Spaces,
-) -> Result<Snowflake, Vec<FieldError>> {
+) -> Result<Snowflake, Vec<Refused>> {
     let mut values = [0; 4];
     let mut errors = Vec::new();
     for field in Field::ALL {
@@ -43,9 +63,10 @@ pub(crate) fn compose_form(
         let value = match (field, text) {
             (Field::Timestamp, "") => Ok(SystemClock.now_ms()),
             (Field::Sequence, "") => Ok(0),
-            _ => field.parse(text).map_err(|e| FieldError {
-                field: field.key(),
-                message: e.with_input(text).to_string(),
+            _ => field.parse(text).map_err(|error| Refused {
+                field,
+                text: text.to_owned(),
+                error,
             }),
         };
         match value {
@@ -57,22 +78,18 @@ pub(crate) fn compose_form(
         return Err(errors);
     }
     let [ts, dc, machine, seq] = values;
-    // Every field was checked against its range: the one error left is the clock's.
+    // Every field was checked against its range: the one error left is the clock's, for a
+    // blank timestamp.
     snowflake_kit::compose(ts, dc, machine, seq).map_err(|e| {
-        vec![FieldError {
-            field: e.field().key(),
-            message: e.to_string(),
+        vec![Refused {
+            field: e.field(),
+            text: ts.to_string(),
+            error: ParseFieldError::OutOfRange(e),
         }]
     })
 }
 
-/// An ID as typed: decimal digits, or what is wrong with it (the runtime's words).
-pub(crate) fn decode_text(text: &str, spaces: Spaces) -> Result<Snowflake, FieldError> {
-    spaces
-        .apply(text)
-        .parse()
-        .map_err(|e: ParseSnowflakeError| FieldError {
-            field: "id",
-            message: e.to_string(),
-        })
+/// An ID as typed: decimal digits, or what is wrong with it.
+pub(crate) fn decode_text(text: &str, spaces: Spaces) -> Result<Snowflake, ParseSnowflakeError> {
+    spaces.apply(text).parse()
 }

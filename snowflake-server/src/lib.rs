@@ -64,7 +64,7 @@ pub(crate) struct AppState {
 /// The router on `state`.
 fn router(state: Arc<AppState>) -> Router {
     Router::new()
-        .route("/", get(page::page))
+        .merge(page::routes())
         .route("/v1/id", get(api::id))
         .route("/v1/ids", get(api::ids))
         .route("/v1/compose", get(api::compose))

@@ -11,11 +11,14 @@ use crate::{api, metrics};
 
 pub(crate) mod fields;
 
-/// The page, `GET /`: documented here, beside the API, since its handler renders HTML.
+/// The page, `GET /`, in the language that `Accept-Language` prefers: documented here,
+/// beside the API, since its handler renders HTML.
 #[utoipa::path(
     get,
     path = "/",
     params(
+        ("Accept-Language" = Option<String>, Header, description = "the reader's languages: \
+            Indonesian (`id`, `in`), Hebrew (`he`, `iw`) or English, which is the default"),
         ("ts" = Option<String>, Query, description = "the form's timestamp, as typed"),
         ("dc" = Option<String>, Query, description = "the form's datacenter, as typed"),
         ("machine" = Option<String>, Query, description = "the form's machine, as typed"),
@@ -27,9 +30,42 @@ pub(crate) mod fields;
 )]
 #[expect(
     dead_code,
-    reason = "documents the page's route; `page::page` serves it"
+    reason = "documents the page's route; `page::routes` serves it"
 )]
 fn page() {}
+
+/// The page in one language: `/id/`, `/he/` or `/en/`, whatever the request's languages.
+#[utoipa::path(
+    get,
+    path = "/{lang}/",
+    params(
+        ("lang" = Language, Path, description = "the page's language"),
+        ("ts" = Option<String>, Query, description = "the form's timestamp, as typed"),
+        ("dc" = Option<String>, Query, description = "the form's datacenter, as typed"),
+        ("machine" = Option<String>, Query, description = "the form's machine, as typed"),
+        ("seq" = Option<String>, Query, description = "the form's sequence, as typed"),
+        ("id" = Option<String>, Query, description = "an ID to decode, as typed"),
+    ),
+    responses((status = 200, description = "the page, with the form's answer or its errors",
+        body = String, content_type = "text/html; charset=utf-8"))
+)]
+#[expect(
+    dead_code,
+    reason = "documents the page's routes; `page::routes` serves them"
+)]
+fn page_in() {}
+
+/// A language of the page: Indonesian, Hebrew or English.
+#[derive(utoipa::ToSchema)]
+#[expect(dead_code, reason = "documents the page's paths")]
+enum Language {
+    #[schema(rename = "id")]
+    Id,
+    #[schema(rename = "he")]
+    He,
+    #[schema(rename = "en")]
+    En,
+}
 
 #[derive(OpenApi)]
 #[openapi(
@@ -41,6 +77,7 @@ fn page() {}
     ),
     paths(
         page,
+        page_in,
         api::id,
         api::ids,
         api::compose,
@@ -50,7 +87,8 @@ fn page() {}
         api::readyz,
         metrics::metrics,
         openapi
-    )
+    ),
+    components(schemas(Language))
 )]
 struct Contract;
 

@@ -1,92 +1,81 @@
 (() => {
+  // As you type, the server renders the page for the new values, in the page's language,
+  // and this shows its new parts: the result, the errors, the worked example, the links
+  // to the other languages. Nothing about the format or its words is here.
   const compose = document.getElementById("compose");
   const decode = document.getElementById("decode");
-  const result = document.getElementById("result");
-  const text = (tag, value, attrs = {}) => {
-    const node = document.createElement(tag);
-    node.textContent = value;
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-    return node;
+  const decodeBox = document.getElementById("decode-id");
+  const action = new URL(compose.getAttribute("action"), location.href);
+  const fields = Array.from(compose.elements, (e) => e.name).filter(Boolean);
+  const swap = (from, to) => to.replaceChildren(...Array.from(from.childNodes, (n) => document.adoptNode(n)));
+  const mark = (input, errorId, page) => {
+    const error = page.getElementById(errorId);
+    swap(error, document.getElementById(errorId));
+    if (error.textContent) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
   };
-  const show = (d) => {
-    result.replaceChildren();
-    const idLine = text("p", "ID ", { class: "id" });
-    idLine.append(text("output", d.id, { id: "id" }), " ", text("button", "Copy", { type: "button", id: "copy" }));
-    const time = text("p", "Time ");
-    time.append(text("output", d.time, { id: "time" }), " ");
-    const ms = text("span", "(", { class: "muted" });
-    ms.append(text("output", String(d.timestamp_ms), { id: "ms" }), " ms)");
-    time.append(ms);
-    const code = text("code", "", { id: "binary" });
-    const body = document.createElement("tbody");
-    d.segments.forEach((s, i) => {
-      const cls = s.key;
-      if (i > 0) code.append(" ");
-      code.append(text("span", s.bits, { class: "seg " + cls }));
-      const row = text("tr", "", { class: cls });
-      row.append(text("th", s.name, { scope: "row" }), text("td", String(s.bits.length)), text("td", String(s.value)));
-      body.append(row);
-    });
-    const table = text("table", "", { id: "legend" });
-    const head = document.createElement("thead");
-    const hr = document.createElement("tr");
-    hr.append(text("th", "field", { scope: "col" }), text("th", "bits", { scope: "col" }), text("th", "value", { scope: "col" }));
-    head.append(hr);
-    table.append(head, body);
-    result.append(idLine, time, code, table);
+  const showCopy = () => {
+    const copy = document.getElementById("copy");
+    if (copy) copy.hidden = false;
   };
-  const stale = () => result.replaceChildren(text("p", "Fix the fields marked above.", { class: "muted" }));
-  const errors = (list, fields) => {
-    for (const f of fields) {
-      const message = (list.find((e) => e.field === f) || {}).message || "";
-      document.getElementById(f === "id" ? "id-error" : f + "-error").textContent = message;
-      const input = document.getElementById(f === "id" ? "decode-id" : f);
-      if (message) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+  // The parts of `page` that follow the values: the fields' errors, the result, the worked
+  // example and the links to the other languages. A decoded ID fills the fields, as the
+  // server fills them; an ID that is not one shows its error and changes nothing else.
+  const show = (page, decoding) => {
+    if (decoding) {
+      mark(decodeBox, "id-error", page);
+      if (decodeBox.hasAttribute("aria-invalid")) return;
+      for (const f of fields) document.getElementById(f).value = page.getElementById(f).value;
     }
+    for (const id of ["result", "worked", "languages"]) swap(page.getElementById(id), document.getElementById(id));
+    for (const f of fields) mark(document.getElementById(f), f + "-error", page);
+    showCopy();
   };
   // One request at a time per form: a newer one aborts the older, so answers never arrive out of order.
-  const asker = (fields) => {
+  const asker = (decoding) => {
     let timer, inflight;
     return {
-      ask(url) {
+      ask(query) {
         clearTimeout(timer);
         timer = setTimeout(async () => {
           if (inflight) inflight.abort();
           inflight = new AbortController();
           try {
-            const answer = await fetch(url, { signal: inflight.signal });
-            const body = await answer.json();
-            if (answer.ok) { errors([], fields); show(body); }
-            else { errors(body.errors || [body.error], fields); stale(); }
+            const answer = await fetch(action.pathname + "?" + query, { signal: inflight.signal });
+            if (!answer.ok) return;
+            const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+            show(page, decoding);
           } catch (e) { /* aborted, or offline: the form still works */ }
         }, 120);
       },
-      clear() { clearTimeout(timer); if (inflight) inflight.abort(); errors([], fields); },
+      clear() {
+        clearTimeout(timer);
+        if (inflight) inflight.abort();
+        document.getElementById("id-error").replaceChildren();
+        decodeBox.removeAttribute("aria-invalid");
+      },
     };
   };
-  // The form's own fields: their names are the API's keys.
-  const composing = asker(Array.from(compose.elements, (e) => e.name).filter(Boolean));
-  const decoding = asker(["id"]);
+  const composing = asker(false);
+  const decoding = asker(true);
   compose.addEventListener("input", () => {
-    // Spaces around a value dropped, as the page's form without JavaScript drops them:
-    // the API reads its fields exactly as its contract describes them.
+    // Spaces around a value dropped, as the server drops them from a submitted form.
     const params = new URLSearchParams(Array.from(new FormData(compose), ([k, v]) => [k, v.trim()]));
     history.replaceState(null, "", "?" + params);
-    composing.ask("/v1/compose?" + params);
+    composing.ask(params);
   });
   decode.addEventListener("input", () => {
-    const id = document.getElementById("decode-id").value.trim();
-    if (id) decoding.ask("/v1/decode/" + encodeURIComponent(id));
+    const id = decodeBox.value.trim();
+    if (id) decoding.ask(new URLSearchParams({ id }));
     else decoding.clear();
   });
-  const copy = document.getElementById("copy");
-  if (copy) copy.hidden = false;
-  result.addEventListener("click", async (event) => {
-    if (event.target.id !== "copy") return;
+  showCopy();
+  document.getElementById("result").addEventListener("click", async (event) => {
+    const button = event.target;
+    if (button.id !== "copy") return;
     const id = document.getElementById("id");
     try {
       await navigator.clipboard.writeText(id.textContent);
-      event.target.textContent = "Copied";
+      button.textContent = button.dataset.copied;
     } catch (e) {
       // No clipboard (plain http to another host): select it for the person to copy.
       const range = document.createRange();
@@ -94,7 +83,7 @@
       const selection = window.getSelection();
       selection.removeAllRanges();
       selection.addRange(range);
-      event.target.textContent = "Selected";
+      button.textContent = button.dataset.selected;
     }
   });
 })();

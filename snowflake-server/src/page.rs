@@ -1,75 +1,139 @@
-//! `GET /`: the page. Rendered by the server from the query (a GET form, so it works
-//! without JavaScript); the script only asks the JSON API as you type, so the
-//! format stays defined once, in Rust. Self-contained: no external fonts, scripts or styles.
+//! The page: `/id/`, `/he/` and `/en/`, and `/` in the language the browser asks for.
+//! Rendered by the server from the query (a GET form, so it works without JavaScript),
+//! with every word from the language's catalogue ([`words`]) and every figure from the
+//! runtime. The script asks the server for the same page as you type and shows its new
+//! parts, so that the format, the words and the errors stay in one place, here.
+//! Self-contained: no external fonts, scripts or styles.
+
+mod errors;
+mod explain;
+mod lang;
+mod words;
 
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::LazyLock;
 
-use axum::extract::Query;
-use axum::http::header::{self, HeaderName, HeaderValue};
-use axum::response::{Html, IntoResponse};
+use axum::Router;
+use axum::extract::{Query, RawQuery};
+use axum::http::header::{self, HeaderMap, HeaderName, HeaderValue};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::get;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use sha2::{Digest, Sha256};
 use snowflake_kit::{Field, Snowflake};
 
-use crate::error::FieldError;
-use crate::form::{Spaces, compose_form, decode_text};
+use crate::form::{Refused, Spaces, compose_form, decode_text};
+pub(crate) use lang::Lang;
+use words::{Args, Words, escape};
 
-/// HTML-escapes `text`, for values echoed into the page.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
+/// The page's routes: a path per language, its name without the slash sent on to it, and
+/// `/` for whichever the browser prefers.
+pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    let mut router = Router::new().route("/", get(negotiated));
+    for lang in Lang::ALL {
+        router = router
+            .route(
+                lang.path(),
+                get(move |Query(params): Query<HashMap<String, String>>| async move {
+                    page(lang, &params, false)
+                }),
+            )
+            .route(
+                lang.path().trim_end_matches('/'),
+                get(move |RawQuery(query): RawQuery| async move {
+                    let query = query.map_or_else(String::new, |q| format!("?{q}"));
+                    Redirect::permanent(&format!("{}{query}", lang.path()))
+                }),
+            );
     }
-    out
+    router
 }
 
+/// `GET /`: the page in the language that `Accept-Language` prefers, English when it
+/// names none of ours; caches keep one copy per header.
+async fn negotiated(
+    headers: HeaderMap,
+    Query(params): Query<HashMap<String, String>>,
+) -> Response {
+    let asked = headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|value| value.to_str().ok());
+    page(Lang::negotiate(asked), &params, true)
+}
+
+fn page(lang: Lang, params: &HashMap<String, String>, negotiated: bool) -> Response {
+    let mut response = (HEADERS.clone(), Html(render(lang, params))).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_LANGUAGE,
+        HeaderValue::from_static(lang.tag()),
+    );
+    if negotiated {
+        headers.insert(header::VARY, HeaderValue::from_static("accept-language"));
+    }
+    response
+}
+
+/// The query keys the page reads, in the order its links write them.
+const KEYS: [&str; 5] = ["ts", "dc", "machine", "seq", "id"];
+
 /// The result block for `id`: the ID, its time, its bits segment by segment.
-fn result(id: Snowflake) -> String {
+fn result(words: &Words, id: Snowflake) -> String {
     let mut bits = String::new();
     let mut legend = String::new();
-    // Each segment's class is its short key, as the script's is.
+    // Each segment's class is its short key, as the figure's and the stylesheet's are.
     for s in id.segments() {
-        let (class, name, width) = (s.segment.key(), s.segment.name(), s.segment.width());
+        let (class, width) = (s.segment.key(), s.segment.width());
         if !bits.is_empty() {
             bits.push(' ');
         }
         let _ = write!(bits, r#"<span class="seg {class}">{s:b}</span>"#);
         let _ = write!(
             legend,
-            r#"<tr class="{class}"><th scope="row">{name}</th><td>{width}</td><td>{}</td></tr>"#,
+            r#"<tr class="{class}"><th scope="row">{}</th><td>{width}</td><td dir="ltr">{}</td></tr>"#,
+            words.get(&format!("segment-{class}")),
             s.value
         );
     }
+    let ms = words.format(
+        "result-ms",
+        &Args::new(words.lang()).html(
+            "ms",
+            format!(r#"<output id="ms" dir="ltr">{}</output>"#, id.timestamp_ms()),
+        ),
+    );
     format!(
-        r#"<p class="id">ID <output id="id">{id}</output> <button type="button" id="copy" hidden>Copy</button></p>
-<p>Time <output id="time">{time}</output> <span class="muted">(<output id="ms">{ms}</output> ms)</span></p>
-<code id="binary">{bits}</code>
-<table id="legend"><thead><tr><th scope="col">field</th><th scope="col">bits</th><th scope="col">value</th></tr></thead><tbody>{legend}</tbody></table>"#,
+        r#"<p class="id">{id_label} <output id="id" dir="ltr">{id}</output> <button type="button" id="copy" data-copied="{copied}" data-selected="{selected}" hidden>{copy}</button></p>
+<p>{time_label} <output id="time" dir="ltr">{time}</output> <span class="muted">({ms})</span></p>
+<code id="binary" dir="ltr">{bits}</code>
+<table id="legend"><thead><tr><th scope="col">{segment}</th><th scope="col">{bits_label}</th><th scope="col">{value}</th></tr></thead><tbody>{legend}</tbody></table>"#,
+        id_label = words.get("result-id"),
+        copied = words.get("copied"),
+        selected = words.get("selected"),
+        copy = words.get("copy"),
+        time_label = words.get("result-time"),
         time = id.rfc3339(),
-        ms = id.timestamp_ms(),
+        segment = words.get("result-segment"),
+        bits_label = words.get("result-bits"),
+        value = words.get("result-value"),
     )
 }
 
-fn error_for<'a>(errors: &'a [FieldError], field: &str) -> &'a str {
+/// The error of `field`'s input, in the reader's words, or nothing.
+fn error_for(words: &Words, errors: &[Refused], field: Field) -> String {
     errors
         .iter()
         .find(|e| e.field == field)
-        .map_or("", |e| e.message.as_str())
+        .map_or_else(String::new, |e| {
+            errors::field_error(words, e.field, &e.text, &e.error)
+        })
 }
 
 /// The page's headers. Its own inline script and style run, found by their hashes, and
 /// nothing else: no other script, style, image, frame or form target, even if markup
-/// ever slipped into the page. The script asks the JSON API on this origin.
+/// ever slipped into the page. The script asks this origin for the page anew.
 static HEADERS: LazyLock<[(HeaderName, HeaderValue); 4]> = LazyLock::new(|| {
     let policy = format!(
         "default-src 'none'; script-src 'sha256-{}'; style-src 'sha256-{}'; \
@@ -99,11 +163,22 @@ fn sha256_base64(text: &str) -> String {
     STANDARD.encode(Sha256::digest(text.as_bytes()))
 }
 
-pub(crate) async fn page(Query(params): Query<HashMap<String, String>>) -> impl IntoResponse {
-    (HEADERS.clone(), Html(render(&params)))
+/// The query that keeps the reader's values, for the links to the other languages.
+fn kept_query(params: &HashMap<String, String>) -> String {
+    let pairs: Vec<(&str, &str)> = KEYS
+        .iter()
+        .filter_map(|key| params.get(*key).map(|value| (*key, value.as_str())))
+        .collect();
+    if pairs.is_empty() {
+        return String::new();
+    }
+    let query = serde_urlencoded::to_string(pairs).unwrap_or_default();
+    format!("?{query}")
 }
 
-fn render(params: &HashMap<String, String>) -> String {
+/// The page in `lang` for the query `params`.
+fn render(lang: Lang, params: &HashMap<String, String>) -> String {
+    let words = Words::of(lang);
     let decoded = params
         .get("id")
         .map(|text| decode_text(text, Spaces::Trimmed));
@@ -133,32 +208,43 @@ fn render(params: &HashMap<String, String>) -> String {
         },
     };
     let decode_error = match &decoded {
-        Some(Err(e)) => escape(&e.message),
+        Some(Err(e)) => errors::id_error(words, e),
         _ => String::new(),
     };
     let typed = |key: &str, default: &str| escape(form.get(key).map_or(default, String::as_str));
-    // One input per field, named by its key; labels, hints and ranges from the runtime.
+    // One input per field, named by its key; labels and hints from the catalogue, ranges
+    // from the runtime.
     let input = |field: Field, default: &str| {
         let key = field.key();
-        let name = field.name();
-        let label = name[..1].to_ascii_uppercase() + &name[1..];
-        let (hint, mode, class) = match field {
+        let (label, hint, mode, class) = match field {
             Field::Timestamp => (
-                "Unix ms or RFC 3339; blank for now".to_owned(),
+                "field-ts",
+                words.get("field-ts-hint"),
                 "text",
                 "field wide",
             ),
             _ => (
-                format!("{}..{}", field.min(), field.max()),
+                match field {
+                    Field::Datacenter => "field-dc",
+                    Field::Machine => "field-machine",
+                    _ => "field-seq",
+                },
+                words.format(
+                    "field-range-hint",
+                    &Args::new(lang)
+                        .number("min", field.min())
+                        .number("max", field.max()),
+                ),
                 "numeric",
                 "field",
             ),
         };
-        let message = escape(error_for(&errors, key));
+        let message = error_for(words, &errors, field);
         format!(
-            r#"<div class="{class}"><label for="{key}">{label} <span class="hint">{hint}</span></label>
-<input id="{key}" name="{key}" value="{}" inputmode="{mode}" autocomplete="off" aria-describedby="{key}-error"{}>
+            r#"<div class="{class}"><label for="{key}">{} <span class="hint">{hint}</span></label>
+<input id="{key}" name="{key}" value="{}" inputmode="{mode}" dir="ltr" autocomplete="off" aria-describedby="{key}-error"{}>
 <p class="error" id="{key}-error" role="alert">{message}</p></div>"#,
+            words.get(label),
             typed(key, default),
             invalid(&message),
         )
@@ -170,43 +256,82 @@ fn render(params: &HashMap<String, String>) -> String {
         input(Field::Sequence, "0"),
     ]
     .concat();
-    let shown = shown.map_or_else(
-        || r#"<p class="muted">Fix the fields marked above.</p>"#.to_owned(),
-        result,
+    let shown_html = shown.map_or_else(
+        || format!(r#"<p class="muted">{}</p>"#, words.get("result-stale")),
+        |id| result(words, id),
     );
+    let kept = kept_query(params);
+    let mut alternates = String::new();
+    let mut languages = String::new();
+    for other in Lang::ALL {
+        let (tag, path) = (other.tag(), other.path());
+        let _ = write!(
+            alternates,
+            r#"<link rel="alternate" hreflang="{tag}" href="{path}">"#
+        );
+        let current = if other == lang {
+            r#" aria-current="page""#
+        } else {
+            ""
+        };
+        let _ = write!(
+            languages,
+            r#"<li><a href="{path}{}" hreflang="{tag}" lang="{tag}"{current}>{}</a></li>"#,
+            escape(&kept),
+            other.autonym()
+        );
+    }
     format!(
         r#"<!doctype html>
-<html lang="en">
+<html lang="{tag}" dir="{dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Snowflake ID</title>
+<title>{title}</title>
+<meta name="description" content="{description}">
+{alternates}<link rel="alternate" hreflang="x-default" href="/">
 <style>{STYLE}</style>
 </head>
 <body>
+<header><nav aria-label="{languages_label}"><ul id="languages">{languages}</ul></nav></header>
 <main>
-<h1>Snowflake ID</h1>
-<p class="muted">64 bits: a zero sign bit, 41 bits of milliseconds since the Twitter epoch (2010-11-04T01:42:54.657Z), 5 of datacenter, 5 of machine, 12 of sequence.</p>
-<form id="compose" method="get" action="/">
+<h1>{heading}</h1>
+<p class="lead">{lead}</p>
+<form id="compose" method="get" action="{path}">
 {fields}
-<div class="actions"><button type="submit">Compose</button></div>
+<div class="actions"><button type="submit">{compose}</button></div>
 </form>
 <section id="result" aria-live="polite">
-{shown}
+{shown_html}
 </section>
-<form id="decode" method="get" action="/">
-<div class="field"><label for="decode-id">Decode an ID</label>
-<input id="decode-id" name="id" value="{decoded}" inputmode="numeric" autocomplete="off" required aria-describedby="id-error"{decode_invalid}>
+<form id="decode" method="get" action="{path}">
+<div class="field"><label for="decode-id">{decode}</label>
+<input id="decode-id" name="id" value="{decoded}" inputmode="numeric" dir="ltr" autocomplete="off" required aria-describedby="id-error"{decode_invalid}>
 <p class="error" id="id-error" role="alert">{decode_error}</p></div>
-<div class="actions"><button type="submit">Decode</button></div>
+<div class="actions"><button type="submit">{decode_button}</button></div>
 </form>
+<article id="explanation">
+{explanation}
+</article>
 </main>
 <script>{SCRIPT}</script>
 </body>
 </html>
 "#,
+        tag = lang.tag(),
+        dir = lang.dir(),
+        path = lang.path(),
+        title = words.get("page-title"),
+        description = words.get("page-description").replace('"', "&quot;"),
+        languages_label = words.get("languages"),
+        heading = words.get("page-heading"),
+        lead = words.get("page-lead"),
+        compose = words.get("compose"),
+        decode = words.get("decode"),
+        decode_button = words.get("decode-button"),
         decoded = escape(params.get("id").map_or("", String::as_str)),
         decode_invalid = invalid(&decode_error),
+        explanation = explain::explanation(words, shown),
     )
 }
 
@@ -222,7 +347,7 @@ fn invalid(message: &str) -> &'static str {
 /// The page's look, inline so that the page stands alone.
 const STYLE: &str = include_str!("page.css");
 
-/// As you type: the JSON API answers, the page shows; nothing about the format is here.
+/// As you type: the server renders the page, the script shows its new parts.
 const SCRIPT: &str = include_str!("page.js");
 
 #[cfg(test)]

@@ -1,0 +1,212 @@
+//! The page's languages: where each lives, how it writes numbers, and which one a
+//! browser's `Accept-Language` asks for.
+
+/// A language the page is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Lang {
+    /// Indonesian, the first seed's language.
+    Id,
+    /// Hebrew, the second seed's, written right to left.
+    He,
+    /// English, for everyone else.
+    En,
+}
+
+impl Lang {
+    /// Every language, in the order the page lists them.
+    pub(crate) const ALL: [Lang; 3] = [Lang::Id, Lang::He, Lang::En];
+
+    /// Its BCP 47 tag, as `lang` and `hreflang` write it, and its path's name.
+    pub(crate) const fn tag(self) -> &'static str {
+        match self {
+            Lang::Id => "id",
+            Lang::He => "he",
+            Lang::En => "en",
+        }
+    }
+
+    /// The path of its page.
+    pub(crate) const fn path(self) -> &'static str {
+        match self {
+            Lang::Id => "/id/",
+            Lang::He => "/he/",
+            Lang::En => "/en/",
+        }
+    }
+
+    /// Its name in itself, as a reader looks for it in a list of languages.
+    pub(crate) const fn autonym(self) -> &'static str {
+        match self {
+            Lang::Id => "Bahasa Indonesia",
+            Lang::He => "עברית",
+            Lang::En => "English",
+        }
+    }
+
+    /// The direction its text runs, as `dir` writes it.
+    pub(crate) const fn dir(self) -> &'static str {
+        match self {
+            Lang::He => "rtl",
+            Lang::Id | Lang::En => "ltr",
+        }
+    }
+
+    /// The mark between groups of three digits: `1.288.834.975.657` in Indonesian,
+    /// `1,288,834,975,657` in Hebrew and English.
+    const fn group_mark(self) -> char {
+        match self {
+            Lang::Id => '.',
+            Lang::He | Lang::En => ',',
+        }
+    }
+
+    /// The decimal mark: `69,7` in Indonesian, `69.7` in Hebrew and English.
+    const fn decimal_mark(self) -> char {
+        match self {
+            Lang::Id => ',',
+            Lang::He | Lang::En => '.',
+        }
+    }
+
+    /// `n` for reading in this language's prose, its digits grouped by three. Never for
+    /// an ID or bits, which a reader copies.
+    ///
+    /// ```text
+    /// 1288834975657 -> 1.288.834.975.657 (id), 1,288,834,975,657 (he, en)
+    /// ```
+    pub(crate) fn number(self, n: u64) -> String {
+        let digits = n.to_string();
+        let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+        for (i, digit) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push(self.group_mark());
+            }
+            out.push(digit);
+        }
+        out
+    }
+
+    /// `tenths / 10` with one decimal, as this language writes it: `69,7` or `69.7`.
+    pub(crate) fn tenths(self, tenths: u64) -> String {
+        format!(
+            "{}{}{}",
+            self.number(tenths / 10),
+            self.decimal_mark(),
+            tenths % 10
+        )
+    }
+
+    /// The language a primary subtag names, old codes included: `iw` is Hebrew and `in`
+    /// Indonesian as ISO 639 wrote them before 1989, and some systems still send them.
+    fn from_primary(primary: &str) -> Option<Lang> {
+        match primary.to_ascii_lowercase().as_str() {
+            "id" | "in" => Some(Lang::Id),
+            "he" | "iw" => Some(Lang::He),
+            "en" => Some(Lang::En),
+            _ => None,
+        }
+    }
+
+    /// The language an `Accept-Language` header prefers among ours (RFC 9110, 12.5.4):
+    /// the highest q-value first, the earlier of equals, `he-IL` as `he`; English when it
+    /// names none of ours, or names none at all.
+    pub(crate) fn negotiate(header: Option<&str>) -> Lang {
+        let mut best: Option<(u16, Lang)> = None;
+        for range in header.unwrap_or_default().split(',') {
+            let mut parts = range.split(';');
+            let tag = parts.next().unwrap_or_default().trim();
+            let q = parts
+                .find_map(|param| {
+                    let (name, value) = param.split_once('=')?;
+                    name.trim().eq_ignore_ascii_case("q").then(|| quality(value.trim()))
+                })
+                .unwrap_or(Some(1000));
+            let (Some(q), Some(lang)) = (q, Lang::from_primary(tag.split('-').next().unwrap_or_default())) else {
+                continue;
+            };
+            if q > 0 && best.is_none_or(|(best_q, _)| q > best_q) {
+                best = Some((q, lang));
+            }
+        }
+        best.map_or(Lang::En, |(_, lang)| lang)
+    }
+}
+
+/// A q-value in thousandths (`0.8` -> 800), or `None` where it is not one: RFC 9110's
+/// `0[.ddd]` or `1[.000]`.
+fn quality(text: &str) -> Option<u16> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    if fraction.len() > 3 || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let thousandths = format!("{fraction:0<3}").parse::<u16>().ok()?;
+    match whole {
+        "0" => Some(thousandths),
+        "1" if thousandths == 0 => Some(1000),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lang;
+
+    #[test]
+    fn numbers_are_grouped_as_each_language_writes_them() {
+        for (n, id, en) in [
+            (0, "0", "0"),
+            (999, "999", "999"),
+            (1_000, "1.000", "1,000"),
+            (131_072, "131.072", "131,072"),
+            (4_194_304_000, "4.194.304.000", "4,194,304,000"),
+            (1_288_834_975_657, "1.288.834.975.657", "1,288,834,975,657"),
+            (u64::MAX, "18.446.744.073.709.551.615", "18,446,744,073,709,551,615"),
+        ] {
+            assert_eq!(Lang::Id.number(n), id);
+            assert_eq!(Lang::En.number(n), en);
+            assert_eq!(Lang::He.number(n), en);
+        }
+        assert_eq!(Lang::Id.tenths(697), "69,7");
+        assert_eq!(Lang::He.tenths(697), "69.7");
+        assert_eq!(Lang::En.tenths(12_340), "1,234.0");
+    }
+
+    #[test]
+    fn accept_language_picks_the_preferred_of_ours() {
+        for (header, want) in [
+            (None, Lang::En),
+            (Some(""), Lang::En),
+            (Some("id"), Lang::Id),
+            (Some("he"), Lang::He),
+            (Some("he-IL,he;q=0.9,en-US;q=0.8,en;q=0.7"), Lang::He),
+            (Some("en-US,en;q=0.9,id;q=0.8"), Lang::En),
+            (Some("fr-FR,fr;q=0.9,id;q=0.5,en;q=0.4"), Lang::Id),
+            (Some("fr, de"), Lang::En),
+            (Some("*"), Lang::En),
+            // The old codes.
+            (Some("iw"), Lang::He),
+            (Some("iw-IL"), Lang::He),
+            (Some("in-ID"), Lang::Id),
+            // q-values outrank the order; equals keep it.
+            (Some("en;q=0.5, he;q=0.8"), Lang::He),
+            (Some("id;q=0.8, he;q=0.8"), Lang::Id),
+            (Some("en;q=0.5,id"), Lang::Id),
+            (Some("EN;Q=0.5, ID;q=1.0"), Lang::Id),
+            // q=0 is "not this one".
+            (Some("he;q=0, id;q=0.1"), Lang::Id),
+            (Some("he;q=0"), Lang::En),
+            (Some("he;q=0.000"), Lang::En),
+            // A q-value that is not one leaves its range out.
+            (Some("he;q=2, id;q=0.3"), Lang::Id),
+            (Some("he;q=0.8x, id;q=0.3"), Lang::Id),
+            (Some("he;q=0.1234, id;q=0.3"), Lang::Id),
+            (Some("he;q=, id;q=0.3"), Lang::Id),
+            // Spaces and empty ranges, as some clients send them.
+            (Some(" , he ;  q=0.9 ,, "), Lang::He),
+            (Some("id-"), Lang::Id),
+            (Some("hebrew, indonesian"), Lang::En),
+        ] {
+            assert_eq!(Lang::negotiate(header), want, "{header:?}");
+        }
+    }
+}
