@@ -7,11 +7,13 @@
   const decodeBox = document.getElementById("decode-id");
   const action = new URL(compose.getAttribute("action"), location.href);
   const fields = Array.from(compose.elements, (e) => e.name).filter(Boolean);
-  const swap = (from, to) => to.replaceChildren(...Array.from(from.childNodes, (n) => document.adoptNode(n)));
+  // The nodes listed first: adopting one takes it out of `from`'s live list.
+  const swap = (from, to) => to.replaceChildren(...Array.from(from.childNodes).map((n) => document.adoptNode(n)));
   const mark = (input, errorId, page) => {
     const error = page.getElementById(errorId);
+    const wrong = error.textContent !== "";
     swap(error, document.getElementById(errorId));
-    if (error.textContent) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+    if (wrong) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
   };
   const showCopy = () => {
     const copy = document.getElementById("copy");

@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::{Server, get, post};
+use snowflake_kit::{TWITTER_EPOCH_MS, compose};
+use support::{Server, element_text, get, post};
 
 /// Panics, saying what to install, when `program` does not run.
 fn require(program: &str) {
@@ -251,12 +252,13 @@ impl Browser {
         self.call(&format!("/element/{element}/click"), &json!({}));
     }
 
+    /// Types `text` in place of what `css` holds, as a person does it: select all, delete,
+    /// type; every step an input event, an emptied field included.
     fn replace(&self, css: &str, text: &str) {
         let element = self.element(css);
-        self.call(&format!("/element/{element}/clear"), &json!({}));
         self.call(
             &format!("/element/{element}/value"),
-            &json!({ "text": text }),
+            &json!({ "text": format!("\u{E009}a\u{E009}\u{E003}{text}") }),
         );
     }
 
@@ -362,7 +364,7 @@ fn without_javascript_the_form_is_rendered_by_the_server() {
     assert_eq!(browser.text("#dc-error"), "");
     browser.click("#compose button[type=submit]");
     browser.wait_for("#dc-error", |text| {
-        text == "datacenter 32 is out of range 0..=31 (5 bits)"
+        text == "32 is out of range for the datacenter ID: it holds 0 to 31 (5 bits)."
     });
     assert_eq!(browser.value("#dc"), "32");
     assert_eq!(browser.value("#ts"), "1288834975657");
@@ -386,7 +388,7 @@ fn without_javascript_the_form_is_rendered_by_the_server() {
     browser.replace("#decode-id", "  ");
     browser.click("#decode button[type=submit]");
     browser.wait_for("#id-error", |text| {
-        text == "empty text: a snowflake id is decimal digits"
+        text == "Enter an ID: a Snowflake ID is written in decimal digits."
     });
     let marked =
         browser.run("return document.getElementById('decode-id').getAttribute('aria-invalid')");
@@ -439,19 +441,30 @@ fn typing_updates_the_result_and_shows_errors_beside_their_field() {
     assert_in_line(&wide, &browser.input_boxes());
     browser.resize(412);
     assert_in_line(&phone, &browser.input_boxes());
-    // An error appears beside its field, in the runtime's words, and what was typed stays.
+    // An error appears beside its field, as the server words it, and what was typed stays.
     browser.replace("#dc", "32");
     browser.wait_for("#dc-error", |text| {
-        text == "datacenter 32 is out of range 0..=31 (5 bits)"
+        text == "32 is out of range for the datacenter ID: it holds 0 to 31 (5 bits)."
     });
     // No ID that the fields no longer say.
     browser.wait_for("#result", |text| text == "Fix the fields marked above.");
     assert_eq!(browser.value("#dc"), "32");
-    // The decode box.
+    // The decode box: an ID taken apart, its parts put into the form, as the server puts
+    // them without a script.
     browser.replace("#decode-id", "4194439168");
     browser.wait_for("#time", |time| time == "2010-11-04T01:42:55.657Z");
+    assert_eq!(
+        [browser.value("#ts"), browser.value("#dc"), browser.value("#machine"), browser.value("#seq")],
+        ["2010-11-04T01:42:55.657Z", "1", "1", "0"]
+    );
+    browser.wait_for("#dc-error", str::is_empty);
+    // An ID that is not one shows its error and leaves the form and its result alone.
+    browser.replace("#dc", "7");
+    browser.wait_for("#id", |id| id == "4195225600");
     browser.replace("#decode-id", "12x");
-    browser.wait_for("#id-error", |text| text.contains("invalid character `x`"));
+    browser.wait_for("#id-error", |text| {
+        text == "x (character 3) is not a digit: a Snowflake ID is written in decimal digits only."
+    });
     // Emptied as a person does it (select all, backspace), the decode box drops its error.
     let decode_box = browser.element("#decode-id");
     browser.call(
@@ -464,7 +477,8 @@ fn typing_updates_the_result_and_shows_errors_beside_their_field() {
     browser.click("#decode button[type=submit]");
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!((browser.url(), browser.value("#dc")), before);
-    assert_eq!(browser.value("#dc"), "32");
+    assert_eq!(browser.value("#dc"), "7");
+    assert_eq!(browser.text("#id"), "4195225600");
     // All of it ran under the page's policy, which refused nothing.
     assert_eq!(browser.csp_violations(), Vec::<String>::new());
     // A picture of the page as a phone shows it, for the README.
@@ -501,32 +515,41 @@ fn typing_updates_the_result_and_shows_errors_beside_their_field() {
 
 #[test]
 #[ignore = "needs Chromium, chromedriver and axe-core (npm): bash scripts/test.sh installs them"]
-fn axe_finds_no_accessibility_violation() {
+fn axe_finds_no_accessibility_violation_in_any_language() {
     let axe = axe_source();
     let server = Server::start(&[]);
     let browser = Browser::start(true);
     let mut found = Vec::new();
-    // As a first visit shows it, and with errors from the server.
-    for (state, path) in [
-        ("first visit", "/"),
-        ("every field wrong", "/?ts=x&dc=32&machine=40&seq=5000"),
-        ("a bad ID", "/?id=12x"),
-    ] {
-        browser.open(&format!("http://{}{path}", server.addr));
-        found.extend(browser.audit(&axe).iter().map(|v| format!("{state}: {v}")));
+    for lang in ["/", "/id/", "/he/", "/en/"] {
+        // As a first visit shows it, and with errors from the server.
+        for (state, query) in [
+            ("first visit", ""),
+            ("every field wrong", "?ts=x&dc=32&machine=40&seq=5000"),
+            ("a bad ID", "?id=12x"),
+            ("a decoded ID", "?id=1541815603606036480"),
+        ] {
+            browser.open(&format!("http://{}{lang}{query}", server.addr));
+            found.extend(
+                browser
+                    .audit(&axe)
+                    .iter()
+                    .map(|v| format!("{lang}{query} ({state}): {v}")),
+            );
+        }
+        // With errors shown by the script as they are typed.
+        browser.open(&format!("http://{}{lang}", server.addr));
+        let stale = browser.text("#result");
+        browser.replace("#dc", "32");
+        browser.replace("#decode-id", "12x");
+        browser.wait_for("#result", |text| text != stale && !text.contains('0'));
+        browser.wait_for("#id-error", |text| !text.is_empty());
+        found.extend(
+            browser
+                .audit(&axe)
+                .iter()
+                .map(|v| format!("{lang} (typed errors): {v}")),
+        );
     }
-    // With errors shown by the script as they are typed.
-    browser.open(&format!("http://{}/", server.addr));
-    browser.replace("#dc", "32");
-    browser.replace("#decode-id", "12x");
-    browser.wait_for("#result", |text| text == "Fix the fields marked above.");
-    browser.wait_for("#id-error", |text| !text.is_empty());
-    found.extend(
-        browser
-            .audit(&axe)
-            .iter()
-            .map(|v| format!("typed errors: {v}")),
-    );
     assert!(found.is_empty(), "axe found:\n{}", found.join("\n"));
     assert_eq!(browser.csp_violations(), Vec::<String>::new());
     // The audit does look: without its language the page fails it.
@@ -536,4 +559,298 @@ fn axe_finds_no_accessibility_violation() {
         found.len() == 1 && found[0].starts_with("html-has-lang (serious)"),
         "{found:?}"
     );
+}
+
+/// The page's languages: path, and the text of the datacenter's error for 32.
+const LANGUAGES: [&str; 3] = ["/id/", "/he/", "/en/"];
+
+/// What the server renders for `path` in the element `id`: the answer the script must show.
+fn server_says(server: &Server, path: &str, id: &str) -> String {
+    let page = get(&server.addr, path);
+    assert_eq!(page.status, 200, "{path}");
+    element_text(&page.body, id)
+}
+
+#[test]
+#[ignore = "needs Chromium and chromedriver: bash scripts/test.sh installs them"]
+fn each_language_composes_with_script_and_without() {
+    let server = Server::start(&[]);
+    for javascript in [false, true] {
+        let browser = Browser::start(javascript);
+        for lang in LANGUAGES {
+            let page = format!("http://{}{lang}?ts=1288834975657&dc=1&machine=1&seq=0", server.addr);
+            browser.open(&page);
+            assert_eq!(browser.text("#id"), "4194439168", "{lang}");
+            let direction = browser.run("return getComputedStyle(document.body).direction");
+            assert_eq!(direction, json!(if lang == "/he/" { "rtl" } else { "ltr" }), "{lang}");
+            // The tweet's fields, typed; without a script, submitted.
+            browser.replace("#ts", "2022-06-28T16:07:40.105Z");
+            browser.replace("#dc", "11");
+            browser.replace("#machine", "26");
+            if !javascript {
+                browser.click("#compose button[type=submit]");
+            }
+            browser.wait_for("#id", |id| id == "1541815603606036480");
+            assert_eq!(
+                browser.text("#binary"),
+                "0 00101010110010110100001000111110110001000 01011 11010 000000000000",
+                "{lang}"
+            );
+            // The worked example, for what was typed.
+            let worked = browser.text("#worked");
+            assert!(worked.contains("1541815603606036480"), "{lang}: {worked}");
+            // A wrong value: its error beside it, in the page's language, as the server
+            // words it for that value.
+            browser.replace("#dc", "32");
+            if !javascript {
+                browser.click("#compose button[type=submit]");
+            }
+            let expected = server_says(
+                &server,
+                &format!("{lang}?ts=2022-06-28T16%3A07%3A40.105Z&dc=32&machine=26&seq=0"),
+                "dc-error",
+            );
+            browser.wait_for("#dc-error", |text| text == expected);
+            let stale = server_says(&server, &format!("{lang}?dc=32&machine=1"), "result");
+            browser.wait_for("#result", |text| text == stale.trim());
+            assert_eq!(browser.value("#dc"), "32", "{lang}");
+            assert_eq!(browser.csp_violations(), Vec::<String>::new(), "{lang}");
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs Chromium and chromedriver: bash scripts/test.sh installs them"]
+fn an_error_of_every_kind_appears_in_each_language() {
+    let server = Server::start(&[]);
+    let browser = Browser::start(true);
+    // One input for each kind of error the runtime returns.
+    let fields = [
+        ("dc", "-1"),
+        ("dc", "+1"),
+        ("dc", ""),
+        ("seq", "1.5"),
+        ("machine", "0x1F"),
+        ("seq", "99999999999999999999"),
+        ("dc", "32"),
+        ("machine", "32"),
+        ("seq", "4096"),
+        ("ts", "2022-06-28 16:07"),
+        ("ts", "2022-02-30T00:00:00Z"),
+        ("ts", "2016-12-31T23:59:60Z"),
+        ("ts", "2022-06-28T16:07:40.1051Z"),
+        ("ts", "1969-12-31T23:59:59Z"),
+        ("ts", "1288834974656"),
+        ("ts", "3487858230209"),
+    ];
+    for lang in LANGUAGES {
+        browser.open(&format!("http://{}{lang}?ts=1288834975657&dc=1&machine=1&seq=0", server.addr));
+        let mut seen = std::collections::HashSet::new();
+        for (field, typed) in fields {
+            browser.replace(&format!("#{field}"), typed);
+            let mut query = vec![("ts", "1288834975657"), ("dc", "1"), ("machine", "1"), ("seq", "0")];
+            for pair in &mut query {
+                if pair.0 == field {
+                    pair.1 = typed;
+                }
+            }
+            let query = serde_urlencoded::to_string(&query).unwrap();
+            let expected = server_says(&server, &format!("{lang}?{query}"), &format!("{field}-error"));
+            assert!(!expected.is_empty() && seen.insert(expected.clone()), "{lang} {field}={typed:?}");
+            browser.wait_for(&format!("#{field}-error"), |text| text == expected);
+            // Put right again, before the next.
+            let right = if field == "ts" { "1288834975657" } else { "1" };
+            browser.replace(&format!("#{field}"), right);
+            browser.wait_for(&format!("#{field}-error"), str::is_empty);
+        }
+        // The decode box's own errors.
+        for typed in ["12x", "9223372036854775808", " "] {
+            browser.replace("#decode-id", typed);
+            if typed == " " {
+                // Blank as typed: nothing to decode, and no error.
+                browser.wait_for("#id-error", str::is_empty);
+                continue;
+            }
+            let expected = server_says(
+                &server,
+                &format!("{lang}?{}", serde_urlencoded::to_string([("id", typed)]).unwrap()),
+                "id-error",
+            );
+            assert!(seen.insert(expected.clone()), "{lang} id={typed:?}");
+            browser.wait_for("#id-error", |text| text == expected);
+        }
+        assert_eq!(browser.csp_violations(), Vec::<String>::new(), "{lang}");
+    }
+}
+
+/// `n` grouped by three with `mark`, as a language's prose writes it.
+fn grouped(n: u64, mark: char) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(mark);
+        }
+        out.push(digit);
+    }
+    out
+}
+
+#[test]
+#[ignore = "needs Chromium and chromedriver: bash scripts/test.sh installs them"]
+fn the_worked_example_agrees_with_the_runtime_as_you_type() {
+    let server = Server::start(&[]);
+    let browser = Browser::start(true);
+    let mut state = 0x2545_F491_4F6C_DD1D_u64;
+    let mut next = |bound: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % (bound + 1)
+    };
+    let mut inputs = vec![(0, 0, 0, 0), ((1 << 41) - 1, 31, 31, 4095), (1000, 1, 1, 0)];
+    for _ in 0..6 {
+        inputs.push((next((1 << 41) - 1), next(31), next(31), next(4095)));
+    }
+    for lang in LANGUAGES {
+        let mark = if lang == "/id/" { '.' } else { ',' };
+        browser.open(&format!("http://{}{lang}", server.addr));
+        for &(delta, dc, machine, seq) in &inputs {
+            let ts = TWITTER_EPOCH_MS + delta;
+            let id = compose(ts, dc, machine, seq).unwrap();
+            for (field, value) in [("ts", ts), ("dc", dc), ("machine", machine), ("seq", seq)] {
+                browser.replace(&format!("#{field}"), &value.to_string());
+            }
+            let g = |n: u64| grouped(n, mark);
+            let delta_line = format!("{} − {} = {}", g(ts), g(TWITTER_EPOCH_MS), g(delta));
+            let worked = browser.wait_for("#worked", |text| {
+                text.contains(&delta_line) && text.contains(&format!(": {id}."))
+            });
+            for line in [
+                format!("{} − {} = {}", g(ts), g(TWITTER_EPOCH_MS), g(delta)),
+                format!("{} << 22 = {}", g(delta), g(delta << 22)),
+                format!("{} << 17 = {}", g(dc), g(dc << 17)),
+                format!("{} << 12 = {}", g(machine), g(machine << 12)),
+                format!(
+                    "{} | {} | {} | {} = {} + {} + {} + {} = {}",
+                    g(delta << 22), g(dc << 17), g(machine << 12), g(seq),
+                    g(delta << 22), g(dc << 17), g(machine << 12), g(seq),
+                    g(id.as_u64())
+                ),
+            ] {
+                assert!(worked.contains(&line), "{lang}: {line}\n{worked}");
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs Chromium and chromedriver: bash scripts/test.sh installs them"]
+fn the_language_links_keep_the_values_typed() {
+    let server = Server::start(&[]);
+    let browser = Browser::start(true);
+    browser.open(&format!("http://{}/en/", server.addr));
+    browser.replace("#ts", "2022-06-28T16:07:40.105Z");
+    browser.replace("#dc", "11");
+    browser.replace("#machine", "26");
+    browser.wait_for("#id", |id| id == "1541815603606036480");
+    // The links follow the typing; a plain link, followed.
+    browser.wait_for("#languages", |_| {
+        browser.run("return document.querySelector('a[hreflang=he]').getAttribute('href')")
+            == json!("/he/?ts=2022-06-28T16%3A07%3A40.105Z&dc=11&machine=26&seq=0")
+    });
+    browser.click("a[hreflang=he]");
+    browser.wait_for("#id", |id| id == "1541815603606036480");
+    assert!(browser.url().contains("/he/?"), "{}", browser.url());
+    assert_eq!(browser.run("return document.documentElement.lang"), json!("he"));
+    assert_eq!(
+        [browser.value("#ts"), browser.value("#dc"), browser.value("#machine")],
+        ["2022-06-28T16:07:40.105Z", "11", "26"]
+    );
+    // And on to Indonesian, from Hebrew, without a script's help: the server's links.
+    let plain = Browser::start(false);
+    plain.open(&format!("http://{}/he/?dc=3&machine=4&seq=5&ts=1288834975657", server.addr));
+    plain.click("a[hreflang=id]");
+    plain.wait_for("#id", |id| id == "4194713605");
+    assert_eq!(plain.run("return document.documentElement.lang"), json!("id"));
+    assert_eq!([plain.value("#dc"), plain.value("#machine"), plain.value("#seq")], ["3", "4", "5"]);
+}
+
+#[test]
+#[ignore = "needs Chromium and chromedriver: bash scripts/test.sh installs them"]
+fn hebrew_runs_right_to_left_and_its_bits_left_to_right() {
+    let server = Server::start(&[]);
+    let browser = Browser::start(true);
+    for width in [412, 1280] {
+        browser.resize(width);
+        browser.open(&format!("http://{}/he/?id=1541815603606036480", server.addr));
+        // The page mirrors: the heading and the labels start at the right.
+        let edges = browser.run(
+            "const w = document.documentElement.clientWidth; \
+             const r = (q) => { const range = document.createRange(); \
+               range.selectNodeContents(document.querySelector(q)); return range.getBoundingClientRect(); }; \
+             const box = (q) => document.querySelector(q).getBoundingClientRect(); \
+             const main = box('main'); \
+             return [main.right - r('h1').right, r('h1').left - main.left, \
+                     main.right - r('label[for=ts]').right, box('#compose').right - box('#ts').right];",
+        );
+        let [h1_right, h1_left, label_right, ts_right]: [f64; 4] = serde_json::from_value(edges).unwrap();
+        assert!(h1_right < 40.0 && h1_left > 40.0, "{width}: {h1_right} {h1_left}");
+        assert!(label_right < 40.0 && ts_right.abs() < 1.0, "{width}: {label_right} {ts_right}");
+        // The ID, the bits, the time and the formula run left to right, their segments
+        // from the top bit on the left.
+        for css in ["#id", "#binary", "#time", "#formula pre", "#layout .scroll"] {
+            let direction = browser.run(&format!(
+                "return getComputedStyle(document.querySelector('{css}')).direction"
+            ));
+            assert_eq!(direction, json!("ltr"), "{width}: {css}");
+        }
+        let lefts = browser.run(
+            "return Array.from(document.querySelectorAll('#binary .seg'), (s) => s.getClientRects()[0].left)",
+        );
+        let lefts: Vec<f64> = serde_json::from_value(lefts).unwrap();
+        assert_eq!(lefts.len(), 5);
+        assert!(lefts[0] < lefts[1] && lefts[2] < lefts[3] && lefts[3] < lefts[4], "{width}: {lefts:?}");
+        let figure = browser.run(
+            "return Array.from(document.querySelectorAll('#layout th'), (c) => c.getBoundingClientRect().left)",
+        );
+        let figure: Vec<f64> = serde_json::from_value(figure).unwrap();
+        assert!(figure.windows(2).all(|w| w[0] < w[1]), "{width}: {figure:?}");
+        // A worked step reads left to right inside the Hebrew sentence.
+        let step = browser.run(
+            "const s = Array.from(document.querySelectorAll('#worked bdi'), (b) => b.textContent) \
+               .find((t) => t.includes('<<')); return [s, getComputedStyle(document.querySelector('#worked bdi')).direction]",
+        );
+        assert_eq!(step, json!(["367,597,485,448 << 22 = 1,541,815,603,604,488,192", "ltr"]));
+        // Nothing wider than the screen.
+        let fits = browser.run("return document.documentElement.scrollWidth <= window.innerWidth");
+        assert_eq!(fits, json!(true), "{width}");
+    }
+}
+
+#[test]
+#[ignore = "needs Chromium and chromedriver: bash scripts/test.sh installs them"]
+fn each_language_fits_a_phone_and_a_desktop() {
+    let server = Server::start(&[]);
+    let browser = Browser::start(true);
+    for lang in LANGUAGES {
+        for width in [412, 1280] {
+            browser.resize(width);
+            browser.open(&format!(
+                "http://{}{lang}?ts=2022-06-28T16:07:40.105Z&dc=11&machine=26&seq=0",
+                server.addr
+            ));
+            let fits = browser.run("return document.documentElement.scrollWidth <= window.innerWidth");
+            assert_eq!(fits, json!(true), "{lang} at {width}");
+            // For a person to look at: SNOWFLAKE_SERVER_SCREENSHOTS=DIR keeps each.
+            if let Ok(dir) = std::env::var("SNOWFLAKE_SERVER_SCREENSHOTS") {
+                let height = browser.run("return document.documentElement.scrollHeight");
+                browser.call("/window/rect", &json!({ "width": width, "height": height }));
+                let name = format!("{dir}/page-{}-{width}.png", lang.trim_matches('/'));
+                std::fs::write(name, browser.screenshot()).unwrap();
+                browser.resize(width);
+            }
+        }
+    }
+    assert_eq!(browser.csp_violations(), Vec::<String>::new());
 }

@@ -3,9 +3,12 @@
 //! between languages, the errors in the page's language, its policy. What a browser does
 //! with it is `browser.rs`'s.
 
+mod support;
+
 use axum::body::Body;
 use axum::http::{HeaderMap, Request, StatusCode};
 use snowflake_server::{Config, Service};
+use support::{element_text, html_text as text};
 use tower::ServiceExt;
 
 /// A response, read whole.
@@ -22,41 +25,8 @@ impl Page {
 
     /// The text inside the element whose `id` is `id`, tags dropped.
     fn text_of(&self, id: &str) -> String {
-        let open = format!(r#"id="{id}""#);
-        let start = self.body.find(&open).unwrap_or_else(|| panic!("no #{id}"));
-        let start = start + self.body[start..].find('>').unwrap() + 1;
-        let tag = self.body[..start]
-            .rfind('<')
-            .map(|i| {
-                self.body[i + 1..]
-                    .split([' ', '>'])
-                    .next()
-                    .unwrap()
-                    .to_owned()
-            })
-            .unwrap();
-        let end = start + self.body[start..].find(&format!("</{tag}>")).unwrap();
-        text(&self.body[start..end])
+        element_text(&self.body, id)
     }
-}
-
-/// The text a reader sees of `html`.
-fn text(html: &str) -> String {
-    let mut out = String::new();
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => in_tag = false,
-            c if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    out.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&")
 }
 
 /// `GET path` with `headers`, through the service's router.

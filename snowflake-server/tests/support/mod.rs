@@ -356,3 +356,40 @@ pub(crate) fn tls_auto_args(etcd: &snowflake_test_support::Etcd) -> Vec<String> 
     ]
     .into()
 }
+
+/// The text a reader sees of `html`: its tags dropped, its entities read.
+pub(crate) fn html_text(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// The text inside the element of `html` whose `id` is `id`, as a reader sees it.
+///
+/// # Panics
+///
+/// When there is no such element.
+pub(crate) fn element_text(html: &str, id: &str) -> String {
+    let open = format!(r#"id="{id}""#);
+    let start = html.find(&open).unwrap_or_else(|| panic!("no #{id}"));
+    let tag_start = html[..start].rfind('<').expect("an element");
+    let tag = html[tag_start + 1..]
+        .split([' ', '>'])
+        .next()
+        .expect("a tag name");
+    let start = start + html[start..].find('>').expect("the tag ends") + 1;
+    let end = start + html[start..].find(&format!("</{tag}>")).expect("the element ends");
+    html_text(&html[start..end])
+}
