@@ -2,7 +2,7 @@
 # The tests on a fresh machine: installs the system parts they need when missing
 # (protoc for etcd-client, etcd for the lease and server tests, openssl for their
 # certificates, iproute2 for the partition test's network namespace, Chromium and chromedriver
-# for the page's browser tests, Node's npm for axe-core, their accessibility audit, strace
+# for the page's browser tests, Node's npm for axe-core and Lighthouse, their audits, strace
 # for the command's write sizes, Node to run the runtime built for WebAssembly, PostgreSQL for the database tests and libpq for diesel's
 # PostgreSQL connection, podman and runc for the container image, systemd-analyze for the
 # unit, schemathesis and kubernetes-validate from PyPI for the HTTP contract and the
@@ -87,6 +87,19 @@ if ! grep -qs "\"version\": \"$axe_version\"" "$axe/package.json" || [ ! -f "$ax
     echo "installing axe-core $axe_version into target/axe"
     if ! npm install --prefix target/axe --no-audit --no-fund --no-save "axe-core@$axe_version" >/dev/null; then
         echo "could not install axe-core with npm; the accessibility audit will fail" >&2
+        [ "${CI:-}" != true ] || exit 1
+    fi
+fi
+
+# Lighthouse for the page's audits (snowflake-server/tests/browser.rs) and its figures
+# (scripts/bench/lighthouse.sh), from npm into target/lighthouse: 12.8.2, the last release
+# that runs on Debian's Node 20 (13 wants Node 22). Pinned for the same reason as axe-core.
+lighthouse_version=12.8.2
+lighthouse=target/lighthouse/node_modules/lighthouse
+if ! grep -qs "\"version\": \"$lighthouse_version\"" "$lighthouse/package.json"; then
+    echo "installing lighthouse $lighthouse_version into target/lighthouse"
+    if ! npm install --prefix target/lighthouse --no-audit --no-fund --no-save "lighthouse@$lighthouse_version" >/dev/null; then
+        echo "could not install lighthouse with npm; the page's audits will fail" >&2
         [ "${CI:-}" != true ] || exit 1
     fi
 fi

@@ -21,8 +21,8 @@ use utoipa::{PartialSchema, ToSchema};
 
 pub(crate) use self::identity::IdentityJson;
 use crate::AppState;
-use crate::error::{ApiError, FieldError};
 use crate::error::Body;
+use crate::error::{ApiError, FieldError};
 use crate::form::{Refused, Spaces, compose_form, decode_text};
 use crate::openapi::fields::{self, DcQuery, IdPath, MachineQuery, SeqQuery, TsQuery};
 use crate::query::Params;

@@ -7,6 +7,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use utoipa::OpenApi;
 
+use crate::error::Body;
 use crate::{api, metrics};
 
 pub(crate) mod fields;
@@ -46,8 +47,11 @@ fn page() {}
         ("seq" = Option<String>, Query, description = "the form's sequence, as typed"),
         ("id" = Option<String>, Query, description = "an ID to decode, as typed"),
     ),
-    responses((status = 200, description = "the page, with the form's answer or its errors",
-        body = String, content_type = "text/html; charset=utf-8"))
+    responses(
+        (status = 200, description = "the page, with the form's answer or its errors",
+            body = String, content_type = "text/html; charset=utf-8"),
+        (status = 404, description = "not one of the page's languages", body = Body),
+    )
 )]
 #[expect(
     dead_code,

@@ -36,9 +36,11 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         router = router
             .route(
                 lang.path(),
-                get(move |Query(params): Query<HashMap<String, String>>| async move {
-                    page(lang, &params, false)
-                }),
+                get(
+                    move |headers: HeaderMap, Query(params): Query<HashMap<String, String>>| async move {
+                        page(lang, &headers, &params, false)
+                    },
+                ),
             )
             .route(
                 lang.path().trim_end_matches('/'),
@@ -53,18 +55,22 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
 
 /// `GET /`: the page in the language that `Accept-Language` prefers, English when it
 /// names none of ours; caches keep one copy per header.
-async fn negotiated(
-    headers: HeaderMap,
-    Query(params): Query<HashMap<String, String>>,
-) -> Response {
+async fn negotiated(headers: HeaderMap, Query(params): Query<HashMap<String, String>>) -> Response {
     let asked = headers
         .get(header::ACCEPT_LANGUAGE)
         .and_then(|value| value.to_str().ok());
-    page(Lang::negotiate(asked), &params, true)
+    page(Lang::negotiate(asked), &headers, &params, true)
 }
 
-fn page(lang: Lang, params: &HashMap<String, String>, negotiated: bool) -> Response {
-    let mut response = (HEADERS.clone(), Html(render(lang, params))).into_response();
+fn page(
+    lang: Lang,
+    headers: &HeaderMap,
+    params: &HashMap<String, String>,
+    negotiated: bool,
+) -> Response {
+    let origin = origin(headers);
+    let page = render(lang, origin.as_deref(), params);
+    let mut response = (HEADERS.clone(), Html(page)).into_response();
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_LANGUAGE,
@@ -74,6 +80,24 @@ fn page(lang: Lang, params: &HashMap<String, String>, negotiated: bool) -> Respo
         headers.insert(header::VARY, HeaderValue::from_static("accept-language"));
     }
     response
+}
+
+/// Where the reader reached the page, `http://host:port`, for the alternates that search
+/// engines want as whole URLs: the request's `Host`, and `https` when a proxy in front says
+/// so (`X-Forwarded-Proto`). `None` for a `Host` that is not a host and port.
+fn origin(headers: &HeaderMap) -> Option<String> {
+    let host = headers.get(header::HOST)?.to_str().ok()?;
+    let is_authority = !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b));
+    if !is_authority {
+        return None;
+    }
+    let https = headers
+        .get("x-forwarded-proto")
+        .is_some_and(|proto| proto.as_bytes().eq_ignore_ascii_case(b"https"));
+    Some(format!("{}://{host}", if https { "https" } else { "http" }))
 }
 
 /// The query keys the page reads, in the order its links write them.
@@ -101,7 +125,10 @@ fn result(words: &Words, id: Snowflake) -> String {
         "result-ms",
         &Args::new(words.lang()).html(
             "ms",
-            format!(r#"<output id="ms" dir="ltr">{}</output>"#, id.timestamp_ms()),
+            format!(
+                r#"<output id="ms" dir="ltr">{}</output>"#,
+                id.timestamp_ms()
+            ),
         ),
     );
     format!(
@@ -176,8 +203,8 @@ fn kept_query(params: &HashMap<String, String>) -> String {
     format!("?{query}")
 }
 
-/// The page in `lang` for the query `params`.
-fn render(lang: Lang, params: &HashMap<String, String>) -> String {
+/// The page in `lang` for the query `params`, reached at `origin`.
+fn render(lang: Lang, origin: Option<&str>, params: &HashMap<String, String>) -> String {
     let words = Words::of(lang);
     let decoded = params
         .get("id")
@@ -211,76 +238,12 @@ fn render(lang: Lang, params: &HashMap<String, String>) -> String {
         Some(Err(e)) => errors::id_error(words, e),
         _ => String::new(),
     };
-    let typed = |key: &str, default: &str| escape(form.get(key).map_or(default, String::as_str));
-    // One input per field, named by its key; labels and hints from the catalogue, ranges
-    // from the runtime.
-    let input = |field: Field, default: &str| {
-        let key = field.key();
-        let (label, hint, mode, class) = match field {
-            Field::Timestamp => (
-                "field-ts",
-                words.get("field-ts-hint"),
-                "text",
-                "field wide",
-            ),
-            _ => (
-                match field {
-                    Field::Datacenter => "field-dc",
-                    Field::Machine => "field-machine",
-                    _ => "field-seq",
-                },
-                words.format(
-                    "field-range-hint",
-                    &Args::new(lang)
-                        .number("min", field.min())
-                        .number("max", field.max()),
-                ),
-                "numeric",
-                "field",
-            ),
-        };
-        let message = error_for(words, &errors, field);
-        format!(
-            r#"<div class="{class}"><label for="{key}">{} <span class="hint">{hint}</span></label>
-<input id="{key}" name="{key}" value="{}" inputmode="{mode}" dir="ltr" autocomplete="off" aria-describedby="{key}-error"{}>
-<p class="error" id="{key}-error" role="alert">{message}</p></div>"#,
-            words.get(label),
-            typed(key, default),
-            invalid(&message),
-        )
-    };
-    let fields = [
-        input(Field::Timestamp, ""),
-        input(Field::Datacenter, ""),
-        input(Field::Machine, ""),
-        input(Field::Sequence, "0"),
-    ]
-    .concat();
+    let fields = fields(words, &form, &errors);
     let shown_html = shown.map_or_else(
         || format!(r#"<p class="muted">{}</p>"#, words.get("result-stale")),
         |id| result(words, id),
     );
-    let kept = kept_query(params);
-    let mut alternates = String::new();
-    let mut languages = String::new();
-    for other in Lang::ALL {
-        let (tag, path) = (other.tag(), other.path());
-        let _ = write!(
-            alternates,
-            r#"<link rel="alternate" hreflang="{tag}" href="{path}">"#
-        );
-        let current = if other == lang {
-            r#" aria-current="page""#
-        } else {
-            ""
-        };
-        let _ = write!(
-            languages,
-            r#"<li><a href="{path}{}" hreflang="{tag}" lang="{tag}"{current}>{}</a></li>"#,
-            escape(&kept),
-            other.autonym()
-        );
-    }
+    let (alternates, languages) = languages(lang, origin, params);
     format!(
         r#"<!doctype html>
 <html lang="{tag}" dir="{dir}">
@@ -289,8 +252,7 @@ fn render(lang: Lang, params: &HashMap<String, String>) -> String {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
 <meta name="description" content="{description}">
-{alternates}<link rel="alternate" hreflang="x-default" href="/">
-<style>{STYLE}</style>
+{alternates}<style>{STYLE}</style>
 </head>
 <body>
 <header><nav aria-label="{languages_label}"><ul id="languages">{languages}</ul></nav></header>
@@ -333,6 +295,86 @@ fn render(lang: Lang, params: &HashMap<String, String>) -> String {
         decode_invalid = invalid(&decode_error),
         explanation = explain::explanation(words, shown),
     )
+}
+
+/// The compose form's inputs, one per field, named by its key: the value as `form` has it,
+/// labels and hints from the catalogue, ranges from the runtime, the field's error if any.
+fn fields(words: &Words, form: &HashMap<String, String>, errors: &[Refused]) -> String {
+    let input = |field: Field, default: &str| {
+        let key = field.key();
+        let (label, hint, mode, class) = match field {
+            Field::Timestamp => ("field-ts", words.get("field-ts-hint"), "text", "field wide"),
+            _ => (
+                match field {
+                    Field::Datacenter => "field-dc",
+                    Field::Machine => "field-machine",
+                    _ => "field-seq",
+                },
+                words.format(
+                    "field-range-hint",
+                    &Args::new(words.lang())
+                        .number("min", field.min())
+                        .number("max", field.max()),
+                ),
+                "numeric",
+                "field",
+            ),
+        };
+        let message = error_for(words, errors, field);
+        format!(
+            r#"<div class="{class}"><label for="{key}">{} <span class="hint">{hint}</span></label>
+<input id="{key}" name="{key}" value="{}" inputmode="{mode}" dir="ltr" autocomplete="off" aria-describedby="{key}-error"{}>
+<p class="error" id="{key}-error" role="alert">{message}</p></div>"#,
+            words.get(label),
+            escape(form.get(key).map_or(default, String::as_str)),
+            invalid(&message),
+        )
+    };
+    [
+        input(Field::Timestamp, ""),
+        input(Field::Datacenter, ""),
+        input(Field::Machine, ""),
+        input(Field::Sequence, "0"),
+    ]
+    .concat()
+}
+
+/// The other languages: the alternates for search engines (whole URLs, so only with an
+/// `origin`), and the links for readers, which keep the values of `params`.
+fn languages(
+    lang: Lang,
+    origin: Option<&str>,
+    params: &HashMap<String, String>,
+) -> (String, String) {
+    let kept = escape(&kept_query(params));
+    let mut alternates = String::new();
+    let mut links = String::new();
+    for other in Lang::ALL {
+        let (tag, path) = (other.tag(), other.path());
+        if let Some(origin) = origin {
+            let _ = writeln!(
+                alternates,
+                r#"<link rel="alternate" hreflang="{tag}" href="{origin}{path}">"#
+            );
+        }
+        let current = if other == lang {
+            r#" aria-current="page""#
+        } else {
+            ""
+        };
+        let _ = write!(
+            links,
+            r#"<li><a href="{path}{kept}" hreflang="{tag}" lang="{tag}"{current}>{}</a></li>"#,
+            other.autonym()
+        );
+    }
+    if let Some(origin) = origin {
+        let _ = writeln!(
+            alternates,
+            r#"<link rel="alternate" hreflang="x-default" href="{origin}/">"#
+        );
+    }
+    (alternates, links)
 }
 
 /// The attribute that marks an input whose error message is `message`, if any.

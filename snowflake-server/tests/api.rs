@@ -348,7 +348,6 @@ fn odd_requests_never_get_a_500() {
     }
 }
 
-
 /// TLS and auth flags: a file that names nothing, half a pair, a password without its
 /// user or the other way round, never a password in a flag.
 #[test]

@@ -454,7 +454,12 @@ fn typing_updates_the_result_and_shows_errors_beside_their_field() {
     browser.replace("#decode-id", "4194439168");
     browser.wait_for("#time", |time| time == "2010-11-04T01:42:55.657Z");
     assert_eq!(
-        [browser.value("#ts"), browser.value("#dc"), browser.value("#machine"), browser.value("#seq")],
+        [
+            browser.value("#ts"),
+            browser.value("#dc"),
+            browser.value("#machine"),
+            browser.value("#seq")
+        ],
         ["2010-11-04T01:42:55.657Z", "1", "1", "0"]
     );
     browser.wait_for("#dc-error", str::is_empty);
@@ -578,11 +583,18 @@ fn each_language_composes_with_script_and_without() {
     for javascript in [false, true] {
         let browser = Browser::start(javascript);
         for lang in LANGUAGES {
-            let page = format!("http://{}{lang}?ts=1288834975657&dc=1&machine=1&seq=0", server.addr);
+            let page = format!(
+                "http://{}{lang}?ts=1288834975657&dc=1&machine=1&seq=0",
+                server.addr
+            );
             browser.open(&page);
             assert_eq!(browser.text("#id"), "4194439168", "{lang}");
             let direction = browser.run("return getComputedStyle(document.body).direction");
-            assert_eq!(direction, json!(if lang == "/he/" { "rtl" } else { "ltr" }), "{lang}");
+            assert_eq!(
+                direction,
+                json!(if lang == "/he/" { "rtl" } else { "ltr" }),
+                "{lang}"
+            );
             // The tweet's fields, typed; without a script, submitted.
             browser.replace("#ts", "2022-06-28T16:07:40.105Z");
             browser.replace("#dc", "11");
@@ -644,19 +656,34 @@ fn an_error_of_every_kind_appears_in_each_language() {
         ("ts", "3487858230209"),
     ];
     for lang in LANGUAGES {
-        browser.open(&format!("http://{}{lang}?ts=1288834975657&dc=1&machine=1&seq=0", server.addr));
+        browser.open(&format!(
+            "http://{}{lang}?ts=1288834975657&dc=1&machine=1&seq=0",
+            server.addr
+        ));
         let mut seen = std::collections::HashSet::new();
         for (field, typed) in fields {
             browser.replace(&format!("#{field}"), typed);
-            let mut query = vec![("ts", "1288834975657"), ("dc", "1"), ("machine", "1"), ("seq", "0")];
+            let mut query = vec![
+                ("ts", "1288834975657"),
+                ("dc", "1"),
+                ("machine", "1"),
+                ("seq", "0"),
+            ];
             for pair in &mut query {
                 if pair.0 == field {
                     pair.1 = typed;
                 }
             }
             let query = serde_urlencoded::to_string(&query).unwrap();
-            let expected = server_says(&server, &format!("{lang}?{query}"), &format!("{field}-error"));
-            assert!(!expected.is_empty() && seen.insert(expected.clone()), "{lang} {field}={typed:?}");
+            let expected = server_says(
+                &server,
+                &format!("{lang}?{query}"),
+                &format!("{field}-error"),
+            );
+            assert!(
+                !expected.is_empty() && seen.insert(expected.clone()),
+                "{lang} {field}={typed:?}"
+            );
             browser.wait_for(&format!("#{field}-error"), |text| text == expected);
             // Put right again, before the next.
             let right = if field == "ts" { "1288834975657" } else { "1" };
@@ -673,7 +700,10 @@ fn an_error_of_every_kind_appears_in_each_language() {
             }
             let expected = server_says(
                 &server,
-                &format!("{lang}?{}", serde_urlencoded::to_string([("id", typed)]).unwrap()),
+                &format!(
+                    "{lang}?{}",
+                    serde_urlencoded::to_string([("id", typed)]).unwrap()
+                ),
                 "id-error",
             );
             assert!(seen.insert(expected.clone()), "{lang} id={typed:?}");
@@ -688,7 +718,7 @@ fn grouped(n: u64, mark: char) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(mark);
         }
         out.push(digit);
@@ -733,8 +763,14 @@ fn the_worked_example_agrees_with_the_runtime_as_you_type() {
                 format!("{} << 12 = {}", g(machine), g(machine << 12)),
                 format!(
                     "{} | {} | {} | {} = {} + {} + {} + {} = {}",
-                    g(delta << 22), g(dc << 17), g(machine << 12), g(seq),
-                    g(delta << 22), g(dc << 17), g(machine << 12), g(seq),
+                    g(delta << 22),
+                    g(dc << 17),
+                    g(machine << 12),
+                    g(seq),
+                    g(delta << 22),
+                    g(dc << 17),
+                    g(machine << 12),
+                    g(seq),
                     g(id.as_u64())
                 ),
             ] {
@@ -762,18 +798,38 @@ fn the_language_links_keep_the_values_typed() {
     browser.click("a[hreflang=he]");
     browser.wait_for("#id", |id| id == "1541815603606036480");
     assert!(browser.url().contains("/he/?"), "{}", browser.url());
-    assert_eq!(browser.run("return document.documentElement.lang"), json!("he"));
     assert_eq!(
-        [browser.value("#ts"), browser.value("#dc"), browser.value("#machine")],
+        browser.run("return document.documentElement.lang"),
+        json!("he")
+    );
+    assert_eq!(
+        [
+            browser.value("#ts"),
+            browser.value("#dc"),
+            browser.value("#machine")
+        ],
         ["2022-06-28T16:07:40.105Z", "11", "26"]
     );
     // And on to Indonesian, from Hebrew, without a script's help: the server's links.
     let plain = Browser::start(false);
-    plain.open(&format!("http://{}/he/?dc=3&machine=4&seq=5&ts=1288834975657", server.addr));
+    plain.open(&format!(
+        "http://{}/he/?dc=3&machine=4&seq=5&ts=1288834975657",
+        server.addr
+    ));
     plain.click("a[hreflang=id]");
     plain.wait_for("#id", |id| id == "4194713605");
-    assert_eq!(plain.run("return document.documentElement.lang"), json!("id"));
-    assert_eq!([plain.value("#dc"), plain.value("#machine"), plain.value("#seq")], ["3", "4", "5"]);
+    assert_eq!(
+        plain.run("return document.documentElement.lang"),
+        json!("id")
+    );
+    assert_eq!(
+        [
+            plain.value("#dc"),
+            plain.value("#machine"),
+            plain.value("#seq")
+        ],
+        ["3", "4", "5"]
+    );
 }
 
 #[test]
@@ -783,7 +839,10 @@ fn hebrew_runs_right_to_left_and_its_bits_left_to_right() {
     let browser = Browser::start(true);
     for width in [412, 1280] {
         browser.resize(width);
-        browser.open(&format!("http://{}/he/?id=1541815603606036480", server.addr));
+        browser.open(&format!(
+            "http://{}/he/?id=1541815603606036480",
+            server.addr
+        ));
         // The page mirrors: the heading and the labels start at the right.
         let edges = browser.run(
             "const w = document.documentElement.clientWidth; \
@@ -794,9 +853,16 @@ fn hebrew_runs_right_to_left_and_its_bits_left_to_right() {
              return [main.right - r('h1').right, r('h1').left - main.left, \
                      main.right - r('label[for=ts]').right, box('#compose').right - box('#ts').right];",
         );
-        let [h1_right, h1_left, label_right, ts_right]: [f64; 4] = serde_json::from_value(edges).unwrap();
-        assert!(h1_right < 40.0 && h1_left > 40.0, "{width}: {h1_right} {h1_left}");
-        assert!(label_right < 40.0 && ts_right.abs() < 1.0, "{width}: {label_right} {ts_right}");
+        let [h1_right, h1_left, label_right, ts_right]: [f64; 4] =
+            serde_json::from_value(edges).unwrap();
+        assert!(
+            h1_right < 40.0 && h1_left > 40.0,
+            "{width}: {h1_right} {h1_left}"
+        );
+        assert!(
+            label_right < 40.0 && ts_right.abs() < 1.0,
+            "{width}: {label_right} {ts_right}"
+        );
         // The ID, the bits, the time and the formula run left to right, their segments
         // from the top bit on the left.
         for css in ["#id", "#binary", "#time", "#formula pre", "#layout .scroll"] {
@@ -810,18 +876,27 @@ fn hebrew_runs_right_to_left_and_its_bits_left_to_right() {
         );
         let lefts: Vec<f64> = serde_json::from_value(lefts).unwrap();
         assert_eq!(lefts.len(), 5);
-        assert!(lefts[0] < lefts[1] && lefts[2] < lefts[3] && lefts[3] < lefts[4], "{width}: {lefts:?}");
+        assert!(
+            lefts[0] < lefts[1] && lefts[2] < lefts[3] && lefts[3] < lefts[4],
+            "{width}: {lefts:?}"
+        );
         let figure = browser.run(
             "return Array.from(document.querySelectorAll('#layout th'), (c) => c.getBoundingClientRect().left)",
         );
         let figure: Vec<f64> = serde_json::from_value(figure).unwrap();
-        assert!(figure.windows(2).all(|w| w[0] < w[1]), "{width}: {figure:?}");
+        assert!(
+            figure.windows(2).all(|w| w[0] < w[1]),
+            "{width}: {figure:?}"
+        );
         // A worked step reads left to right inside the Hebrew sentence.
         let step = browser.run(
             "const s = Array.from(document.querySelectorAll('#worked bdi'), (b) => b.textContent) \
                .find((t) => t.includes('<<')); return [s, getComputedStyle(document.querySelector('#worked bdi')).direction]",
         );
-        assert_eq!(step, json!(["367,597,485,448 << 22 = 1,541,815,603,604,488,192", "ltr"]));
+        assert_eq!(
+            step,
+            json!(["367,597,485,448 << 22 = 1,541,815,603,604,488,192", "ltr"])
+        );
         // Nothing wider than the screen.
         let fits = browser.run("return document.documentElement.scrollWidth <= window.innerWidth");
         assert_eq!(fits, json!(true), "{width}");
@@ -840,7 +915,8 @@ fn each_language_fits_a_phone_and_a_desktop() {
                 "http://{}{lang}?ts=2022-06-28T16:07:40.105Z&dc=11&machine=26&seq=0",
                 server.addr
             ));
-            let fits = browser.run("return document.documentElement.scrollWidth <= window.innerWidth");
+            let fits =
+                browser.run("return document.documentElement.scrollWidth <= window.innerWidth");
             assert_eq!(fits, json!(true), "{lang} at {width}");
             // For a person to look at: SNOWFLAKE_SERVER_SCREENSHOTS=DIR keeps each.
             if let Ok(dir) = std::env::var("SNOWFLAKE_SERVER_SCREENSHOTS") {
@@ -853,4 +929,155 @@ fn each_language_fits_a_phone_and_a_desktop() {
         }
     }
     assert_eq!(browser.csp_violations(), Vec::<String>::new());
+}
+
+/// Lighthouse's command, where `scripts/test.sh` installs it (or `$LIGHTHOUSE`).
+///
+/// # Panics
+///
+/// When it is not there, saying how to install it.
+fn lighthouse_command() -> String {
+    let path = std::env::var("LIGHTHOUSE").unwrap_or_else(|_| {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../target/lighthouse/node_modules/.bin/lighthouse"
+        )
+        .to_owned()
+    });
+    assert!(
+        std::path::Path::new(&path).exists(),
+        "lighthouse is not at {path}: run `bash scripts/test.sh`, which installs it with npm, \
+         or set LIGHTHOUSE to its command"
+    );
+    path
+}
+
+/// Lighthouse's four category scores for `url`, out of 100, and the audits that lost points.
+fn lighthouse(url: &str) -> (Vec<(String, u32)>, Vec<String>) {
+    let profile = profile("lighthouse");
+    let report = profile.with_extension("json");
+    let flags = chromium_flags(&profile).join(" ");
+    let run = Command::new(lighthouse_command())
+        .args([
+            url,
+            "--quiet",
+            "--output=json",
+            &format!("--output-path={}", report.display()),
+            &format!("--chrome-flags={flags}"),
+            // Performance is timing: reported by scripts/bench/lighthouse.sh on an idle
+            // machine, never judged by a test.
+            "--only-categories=accessibility,best-practices,seo",
+        ])
+        .env("CHROME_PATH", "/usr/bin/chromium")
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "lighthouse: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let json: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&report);
+    let _ = std::fs::remove_dir_all(&profile);
+    let scores = json["categories"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(name, category)| {
+            let score = category["score"].as_f64().unwrap_or(0.0);
+            // Lighthouse's scores are hundredths: written as a whole percentage.
+            let percent = format!("{:.0}", score * 100.0).parse().unwrap();
+            (name.clone(), percent)
+        })
+        .collect();
+    let lost = json["audits"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, audit)| {
+            audit["scoreDisplayMode"] == "binary" && audit["score"].as_f64() == Some(0.0)
+        })
+        .map(|(id, audit)| format!("{id}: {}", audit["title"]))
+        .collect();
+    (scores, lost)
+}
+
+#[test]
+#[ignore = "needs Chromium and Lighthouse (npm): bash scripts/test.sh installs them"]
+fn lighthouse_scores_every_language_100_for_access_practice_and_search() {
+    let server = Server::start(&[]);
+    for lang in LANGUAGES {
+        let (scores, lost) = lighthouse(&format!("http://{}{lang}", server.addr));
+        assert_eq!(
+            scores,
+            [
+                ("accessibility".to_owned(), 100),
+                ("best-practices".to_owned(), 100),
+                ("seo".to_owned(), 100)
+            ],
+            "{lang}: {lost:?}"
+        );
+    }
+    // It does look: a page without a language or a description loses points for each.
+    let bare = BarePage::serve("<!doctype html><title>Snowflake</title><p>An ID.</p>");
+    let (scores, lost) = lighthouse(&format!("http://{}/", bare.addr));
+    assert!(scores.iter().any(|(_, score)| *score < 100), "{scores:?}");
+    for audit in ["html-has-lang", "meta-description"] {
+        assert!(
+            lost.iter().any(|lost| lost.starts_with(audit)),
+            "{audit}: {lost:?}"
+        );
+    }
+}
+
+/// One HTML page on a free loopback port, whatever the path, until dropped.
+struct BarePage {
+    addr: String,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl BarePage {
+    fn serve(html: &'static str) -> BarePage {
+        use std::io::{Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopped = std::sync::Arc::clone(&stop);
+        let thread = std::thread::spawn(move || {
+            // Bounded: a minute at most, whatever the test does.
+            let deadline = Instant::now() + Duration::from_secs(60);
+            while !stopped.load(Ordering::Relaxed) && Instant::now() < deadline {
+                let Ok((mut stream, _)) = listener.accept() else {
+                    std::thread::sleep(Duration::from_millis(20));
+                    continue;
+                };
+                let _ = stream.set_nonblocking(false);
+                let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+                let mut request = [0; 4096];
+                let _ = stream.read(&mut request);
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\ncontent-type: text/html; charset=utf-8\r\n\
+                     content-length: {}\r\nconnection: close\r\n\r\n{html}",
+                    html.len()
+                );
+            }
+        });
+        BarePage {
+            addr,
+            stop,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for BarePage {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }

@@ -272,7 +272,8 @@ fn the_api_reads_exactly_what_the_contract_describes() {
     let page = server.get("/?ts=%201288834975657%0C&dc=%091&machine=1%20&seq=%200");
     assert_eq!(page.status, 200);
     assert!(
-        page.body.contains(r#"<output id="id" dir="ltr">4194439168</output>"#),
+        page.body
+            .contains(r#"<output id="id" dir="ltr">4194439168</output>"#),
         "{}",
         page.body
     );

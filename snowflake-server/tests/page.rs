@@ -62,10 +62,15 @@ const LANGUAGES: [(&str, &str, &str); 3] = [
 #[tokio::test]
 async fn each_language_lives_at_its_own_path() {
     for (tag, dir, title) in LANGUAGES {
-        let page = get(&format!("/{tag}/?ts=1288834975657&dc=1&machine=1&seq=0"), &[]).await;
+        let page = get(
+            &format!("/{tag}/?ts=1288834975657&dc=1&machine=1&seq=0"),
+            &[],
+        )
+        .await;
         assert_eq!(page.status, 200, "{tag}");
         assert!(
-            page.body.contains(&format!(r#"<html lang="{tag}" dir="{dir}">"#)),
+            page.body
+                .contains(&format!(r#"<html lang="{tag}" dir="{dir}">"#)),
             "{tag}"
         );
         assert_eq!(page.header("content-language"), Some(tag));
@@ -84,7 +89,10 @@ async fn each_language_lives_at_its_own_path() {
         // The same page whatever the browser asks for: no Vary needed.
         assert_eq!(page.header("vary"), None, "{tag}");
         let hebrew = get(&format!("/{tag}/"), &[("accept-language", "he")]).await;
-        assert!(hebrew.body.contains(&format!(r#"<html lang="{tag}""#)), "{tag}");
+        assert!(
+            hebrew.body.contains(&format!(r#"<html lang="{tag}""#)),
+            "{tag}"
+        );
         // Its forms stay on its path.
         assert_eq!(
             page.body
@@ -98,7 +106,13 @@ async fn each_language_lives_at_its_own_path() {
     let descriptions: std::collections::HashSet<String> = futures_join(["/id/", "/he/", "/en/"])
         .await
         .into_iter()
-        .map(|page| page.body.split("description\" content=\"").nth(1).unwrap().to_owned())
+        .map(|page| {
+            page.body
+                .split("description\" content=\"")
+                .nth(1)
+                .unwrap()
+                .to_owned()
+        })
         .collect();
     assert_eq!(descriptions.len(), 3);
 }
@@ -123,7 +137,8 @@ async fn the_root_serves_the_language_the_browser_prefers() {
         (Some("en;q=0.3, he;q=0.6, id;q=0.5"), "he"),
         (Some("he;q=0, fr"), "en"),
     ] {
-        let headers: Vec<(&str, &str)> = header.map(|h| ("accept-language", h)).into_iter().collect();
+        let headers: Vec<(&str, &str)> =
+            header.map(|h| ("accept-language", h)).into_iter().collect();
         let page = get("/?dc=3&machine=4&seq=5&ts=1288834975657", &headers).await;
         assert_eq!(page.status, 200);
         assert!(
@@ -158,25 +173,46 @@ async fn a_language_without_its_slash_is_sent_to_it_with_the_query() {
 async fn each_page_links_to_the_others_keeping_the_values_typed() {
     let query = "?ts=2022-06-28T16%3A07%3A40.105Z&dc=11&machine=26&seq=0";
     for (tag, _, _) in LANGUAGES {
-        let page = get(&format!("/{tag}/{query}"), &[]).await;
-        // Alternates for search engines: every language and the default.
+        let page = get(&format!("/{tag}/{query}"), &[("host", "ids.example:8080")]).await;
+        // Alternates for search engines, whole URLs as they want them: every language and
+        // the default.
         for (other, _, _) in LANGUAGES {
             assert!(
                 page.body.contains(&format!(
-                    r#"<link rel="alternate" hreflang="{other}" href="/{other}/">"#
+                    r#"<link rel="alternate" hreflang="{other}" href="http://ids.example:8080/{other}/">"#
                 )),
                 "{tag} -> {other}"
             );
         }
+        assert!(page.body.contains(
+            r#"<link rel="alternate" hreflang="x-default" href="http://ids.example:8080/">"#
+        ));
+        // Behind a proxy that serves https; and without a usable Host, none.
+        let proxied = get(
+            &format!("/{tag}/"),
+            &[("host", "ids.example"), ("x-forwarded-proto", "https")],
+        )
+        .await;
         assert!(
-            page.body
-                .contains(r#"<link rel="alternate" hreflang="x-default" href="/">"#)
+            proxied
+                .body
+                .contains(r#"hreflang="he" href="https://ids.example/he/">"#)
         );
+        for host in [None, Some("a\"><b>"), Some("")] {
+            let headers: Vec<(&str, &str)> = host.map(|h| ("host", h)).into_iter().collect();
+            let page = get(&format!("/{tag}/"), &headers).await;
+            assert!(!page.body.contains("rel=\"alternate\""), "{host:?}");
+            assert!(!page.body.contains("<b>"), "{host:?}");
+        }
         // Plain links that keep what was typed, each named in its own language.
         let nav = page.text_of("languages");
         assert_eq!(nav, "Bahasa IndonesiaעבריתEnglish", "{tag}");
         for (other, _, _) in LANGUAGES {
-            let current = if other == tag { r#" aria-current="page""# } else { "" };
+            let current = if other == tag {
+                r#" aria-current="page""#
+            } else {
+                ""
+            };
             let link = format!(
                 r#"<a href="/{other}/?ts=2022-06-28T16%3A07%3A40.105Z&amp;dc=11&amp;machine=26&amp;seq=0" hreflang="{other}" lang="{other}"{current}>"#
             );
@@ -184,12 +220,19 @@ async fn each_page_links_to_the_others_keeping_the_values_typed() {
         }
         // A decoded ID is kept as the ID; nothing typed, no query.
         let decoded = get(&format!("/{tag}/?id=4194439168"), &[]).await;
-        assert!(decoded.body.contains(r#"<a href="/he/?id=4194439168" hreflang="he""#));
+        assert!(
+            decoded
+                .body
+                .contains(r#"<a href="/he/?id=4194439168" hreflang="he""#)
+        );
         let bare = get(&format!("/{tag}/"), &[]).await;
         assert!(bare.body.contains(r#"<a href="/id/" hreflang="id""#));
         // Markup typed into a value stays text in the links too.
         let odd = get(&format!("/{tag}/?dc=%22%3E%3Cb%3E"), &[]).await;
-        assert!(odd.body.contains(r#"href="/en/?dc=%22%3E%3Cb%3E""#), "{tag}");
+        assert!(
+            odd.body.contains(r#"href="/en/?dc=%22%3E%3Cb%3E""#),
+            "{tag}"
+        );
         assert!(!odd.body.contains("<b>"), "{tag}");
     }
 }
@@ -253,18 +296,25 @@ async fn the_page_renders_without_javascript() {
                 .contains(r#"required aria-describedby="id-error" aria-invalid="true">"#),
             "{path}"
         );
-        assert!(blank.body.contains(r#"id="dc" name="dc" value="1""#), "{path}");
+        assert!(
+            blank.body.contains(r#"id="dc" name="dc" value="1""#),
+            "{path}"
+        );
         assert!(!blank.text_of("id").is_empty(), "{path}");
-        assert_eq!(blank.body.matches(r#"aria-invalid="true""#).count(), 1, "{path}");
+        assert_eq!(
+            blank.body.matches(r#"aria-invalid="true""#).count(),
+            1,
+            "{path}"
+        );
     }
 }
 
 /// The words of the English page's errors, which no other language's may use.
 const ENGLISH_WORDS: [&str; 40] = [
-    "the", "and", "of", "is", "to", "with", "for", "from", "this", "that", "are", "by", "be",
-    "an", "it", "or", "at", "on", "as", "your", "you", "field", "number", "bits", "time",
-    "enter", "which", "not", "was", "its", "than", "only", "where", "each", "into", "whole",
-    "after", "before", "page", "type",
+    "the", "and", "of", "is", "to", "with", "for", "from", "this", "that", "are", "by", "be", "an",
+    "it", "or", "at", "on", "as", "your", "you", "field", "number", "bits", "time", "enter",
+    "which", "not", "was", "its", "than", "only", "where", "each", "into", "whole", "after",
+    "before", "page", "type",
 ];
 
 /// The words of the page outside its code, its values and its names: what a reader reads.
@@ -299,8 +349,25 @@ fn prose(body: &str) -> String {
 async fn no_english_is_left_on_the_indonesian_and_hebrew_pages() {
     // Names and code a page in any language writes as they are.
     const NAMES: [&str; 19] = [
-        "Snowflake", "Twitter", "Unix", "RFC", "UTC", "Discord", "Instagram", "SQL",
-        "BIGINT", "OR", "GitHub", "snowflake-kit", "ID", "t", "d", "c", "m", "s", "I",
+        "Snowflake",
+        "Twitter",
+        "Unix",
+        "RFC",
+        "UTC",
+        "Discord",
+        "Instagram",
+        "SQL",
+        "BIGINT",
+        "OR",
+        "GitHub",
+        "snowflake-kit",
+        "ID",
+        "t",
+        "d",
+        "c",
+        "m",
+        "s",
+        "I",
     ];
     let states = [
         "?ts=1288834975657&dc=1&machine=1&seq=0",
@@ -329,11 +396,8 @@ async fn no_english_is_left_on_the_indonesian_and_hebrew_pages() {
                     *word == *w || word.strip_prefix(&w[..1].to_uppercase()) == Some(&w[1..])
                 });
                 // Hebrew has no Latin letters beyond names.
-                let latin = tag == "he" && !NAMES.contains(word) && word.chars().all(|c| c.is_ascii());
-                assert!(
-                    !english && !latin,
-                    "/{tag}/{state}: {word:?} in\n{prose}"
-                );
+                let latin = tag == "he" && !NAMES.contains(word) && word.is_ascii();
+                assert!(!english && !latin, "/{tag}/{state}: {word:?} in\n{prose}");
             }
             assert!(words.len() > 50 || tag == "he", "{tag}: {words:?}");
         }
@@ -362,11 +426,23 @@ async fn errors_are_in_the_pages_language_beside_their_field() {
         // The result says to fix them, in the language.
         assert!(!page.text_of("result").is_empty(), "{tag}");
         // Every field marked, and the decode box not.
-        assert_eq!(page.body.matches(r#"aria-invalid="true""#).count(), 4, "{tag}");
+        assert_eq!(
+            page.body.matches(r#"aria-invalid="true""#).count(),
+            4,
+            "{tag}"
+        );
     }
     // The datacenter's, in Hebrew and English: the value and the range.
-    assert!(seen[5].contains("32") && seen[5].contains("31"), "{}", seen[5]);
-    assert!(seen[9].contains("32") && seen[9].contains("31"), "{}", seen[9]);
+    assert!(
+        seen[5].contains("32") && seen[5].contains("31"),
+        "{}",
+        seen[5]
+    );
+    assert!(
+        seen[9].contains("32") && seen[9].contains("31"),
+        "{}",
+        seen[9]
+    );
     // Indonesian groups the sequence's range as it writes numbers: 4.095.
     assert!(seen[3].contains("4.095"), "{}", seen[3]);
     assert!(seen[11].contains("4,095"), "{}", seen[11]);
@@ -399,20 +475,45 @@ async fn the_json_api_stays_in_english_whatever_the_language() {
 #[tokio::test]
 async fn the_worked_example_follows_the_input() {
     for (tag, delta, shifted) in [
-        ("id", "1.288.834.975.657 − 1.288.834.974.657 = 1.000", "1.000 << 22 = 4.194.304.000"),
-        ("he", "1,288,834,975,657 − 1,288,834,974,657 = 1,000", "1,000 << 22 = 4,194,304,000"),
-        ("en", "1,288,834,975,657 − 1,288,834,974,657 = 1,000", "1,000 << 22 = 4,194,304,000"),
+        (
+            "id",
+            "1.288.834.975.657 − 1.288.834.974.657 = 1.000",
+            "1.000 << 22 = 4.194.304.000",
+        ),
+        (
+            "he",
+            "1,288,834,975,657 − 1,288,834,974,657 = 1,000",
+            "1,000 << 22 = 4,194,304,000",
+        ),
+        (
+            "en",
+            "1,288,834,975,657 − 1,288,834,974,657 = 1,000",
+            "1,000 << 22 = 4,194,304,000",
+        ),
     ] {
-        let page = get(&format!("/{tag}/?ts=1288834975657&dc=1&machine=1&seq=0"), &[]).await;
+        let page = get(
+            &format!("/{tag}/?ts=1288834975657&dc=1&machine=1&seq=0"),
+            &[],
+        )
+        .await;
         let worked = page.text_of("worked");
-        assert!(worked.contains(delta) && worked.contains(shifted), "{tag}: {worked}");
+        assert!(
+            worked.contains(delta) && worked.contains(shifted),
+            "{tag}: {worked}"
+        );
         // A decoded ID is worked through too.
         let tweet = get(&format!("/{tag}/?id=1541815603606036480"), &[]).await;
-        assert!(tweet.text_of("worked").contains("1541815603606036480"), "{tag}");
+        assert!(
+            tweet.text_of("worked").contains("1541815603606036480"),
+            "{tag}"
+        );
         // While a field is wrong, it says what to do instead of working through old values.
         let bad = get(&format!("/{tag}/?dc=32&machine=1"), &[]).await;
         let worked = bad.text_of("worked");
-        assert!(!worked.contains("<<") && !worked.is_empty(), "{tag}: {worked}");
+        assert!(
+            !worked.contains("<<") && !worked.is_empty(),
+            "{tag}: {worked}"
+        );
     }
 }
 
@@ -523,5 +624,8 @@ fn attribute_names_are_read_outside_quotes() {
         attribute_names(r#"meta name="description" content="or one, style=x onclick""#),
         ["name", "content"]
     );
-    assert_eq!(attribute_names(r#"p style="a" onclick='b' hidden"#), ["style", "onclick", "hidden"]);
+    assert_eq!(
+        attribute_names(r#"p style="a" onclick='b' hidden"#),
+        ["style", "onclick", "hidden"]
+    );
 }

@@ -40,7 +40,12 @@ pub(crate) fn name_id(field: Field) -> &'static str {
 }
 
 /// Why `text` is not a value of `field`.
-pub(crate) fn field_error(words: &Words, field: Field, text: &str, error: &ParseFieldError) -> String {
+pub(crate) fn field_error(
+    words: &Words,
+    field: Field,
+    text: &str,
+    error: &ParseFieldError,
+) -> String {
     let args = Args::new(words.lang())
         .typed("text", text)
         .html("expected", expected(words, field));
@@ -181,29 +186,106 @@ mod tests {
 
     /// One text per kind of error the runtime returns for a field, and its English.
     const FIELD_CASES: [(Field, &str, &str); 17] = [
-        (Field::Datacenter, "", "This field is empty; enter a whole number from 0 to 31."),
-        (Field::Datacenter, "-1", "-1 is negative; enter a whole number from 0 to 31."),
-        (Field::Machine, "+1", "+1 has a plus sign, and only digits are read; enter a whole number from 0 to 31."),
-        (Field::Sequence, "1.5", "1.5 is not a whole number; enter a whole number from 0 to 4,095."),
-        (Field::Machine, "0x1F", "0x1F is not a whole number in decimal digits; enter a whole number from 0 to 31."),
-        (Field::Sequence, "99999999999999999999", "99999999999999999999 is larger than 64 bits can hold; enter a whole number from 0 to 4,095."),
-        (Field::Datacenter, "32", "32 is out of range for the datacenter ID: it holds 0 to 31 (5 bits)."),
-        (Field::Machine, "40", "40 is out of range for the machine ID: it holds 0 to 31 (5 bits)."),
-        (Field::Sequence, "4096", "4096 is out of range for the sequence number: it holds 0 to 4,095 (12 bits)."),
-        (Field::Timestamp, "1288834974656", "1288834974656 ms is before the Twitter epoch, 4 November 2010, 01:42:54.657 UTC (1,288,834,974,657 ms): timestamps start there."),
-        (Field::Timestamp, "3487858230209", "3487858230209 ms is after 10 July 2080, 17:30:30.208 UTC (3,487,858,230,208 ms), the last time 41 bits can hold."),
-        (Field::Timestamp, "2022-06-28 16:07", "2022-06-28 16:07 is not an RFC 3339 date: character 17 does not fit; enter Unix ms from 1,288,834,974,657 to 3,487,858,230,208, or an RFC 3339 date such as 2022-06-28T16:07:40.105Z."),
-        (Field::Timestamp, "2022-02-30T00:00:00Z", "2022-02-30T00:00:00Z is not a real date: the day is 30, where 1 to 28 is allowed."),
-        (Field::Timestamp, "2016-12-31T23:59:60Z", "2016-12-31T23:59:60Z has second 60, a leap second, which Unix time does not count."),
-        (Field::Timestamp, "2022-06-28T16:07:40.1051Z", "2022-06-28T16:07:40.1051Z is finer than a millisecond: Snowflake timestamps are whole milliseconds, so digits past the third after the point must be 0."),
-        (Field::Timestamp, "1969-12-31T23:59:59Z", "1969-12-31T23:59:59Z is before 1970, and so before the Twitter epoch, 4 November 2010, 01:42:54.657 UTC."),
-        (Field::Timestamp, "2000-01-01T00:00:00Z", "946684800000 ms is before the Twitter epoch, 4 November 2010, 01:42:54.657 UTC (1,288,834,974,657 ms): timestamps start there."),
+        (
+            Field::Datacenter,
+            "",
+            "This field is empty; enter a whole number from 0 to 31.",
+        ),
+        (
+            Field::Datacenter,
+            "-1",
+            "-1 is negative; enter a whole number from 0 to 31.",
+        ),
+        (
+            Field::Machine,
+            "+1",
+            "+1 has a plus sign, and only digits are read; enter a whole number from 0 to 31.",
+        ),
+        (
+            Field::Sequence,
+            "1.5",
+            "1.5 is not a whole number; enter a whole number from 0 to 4,095.",
+        ),
+        (
+            Field::Machine,
+            "0x1F",
+            "0x1F is not a whole number in decimal digits; enter a whole number from 0 to 31.",
+        ),
+        (
+            Field::Sequence,
+            "99999999999999999999",
+            "99999999999999999999 is larger than 64 bits can hold; enter a whole number from 0 to 4,095.",
+        ),
+        (
+            Field::Datacenter,
+            "32",
+            "32 is out of range for the datacenter ID: it holds 0 to 31 (5 bits).",
+        ),
+        (
+            Field::Machine,
+            "40",
+            "40 is out of range for the machine ID: it holds 0 to 31 (5 bits).",
+        ),
+        (
+            Field::Sequence,
+            "4096",
+            "4096 is out of range for the sequence number: it holds 0 to 4,095 (12 bits).",
+        ),
+        (
+            Field::Timestamp,
+            "1288834974656",
+            "1288834974656 ms is before the Twitter epoch, 4 November 2010, 01:42:54.657 UTC (1,288,834,974,657 ms): timestamps start there.",
+        ),
+        (
+            Field::Timestamp,
+            "3487858230209",
+            "3487858230209 ms is after 10 July 2080, 17:30:30.208 UTC (3,487,858,230,208 ms), the last time 41 bits can hold.",
+        ),
+        (
+            Field::Timestamp,
+            "2022-06-28 16:07",
+            "2022-06-28 16:07 is not an RFC 3339 date: character 17 does not fit; enter Unix ms from 1,288,834,974,657 to 3,487,858,230,208, or an RFC 3339 date such as 2022-06-28T16:07:40.105Z.",
+        ),
+        (
+            Field::Timestamp,
+            "2022-02-30T00:00:00Z",
+            "2022-02-30T00:00:00Z is not a real date: the day is 30, where 1 to 28 is allowed.",
+        ),
+        (
+            Field::Timestamp,
+            "2016-12-31T23:59:60Z",
+            "2016-12-31T23:59:60Z has second 60, a leap second, which Unix time does not count.",
+        ),
+        (
+            Field::Timestamp,
+            "2022-06-28T16:07:40.1051Z",
+            "2022-06-28T16:07:40.1051Z is finer than a millisecond: Snowflake timestamps are whole milliseconds, so digits past the third after the point must be 0.",
+        ),
+        (
+            Field::Timestamp,
+            "1969-12-31T23:59:59Z",
+            "1969-12-31T23:59:59Z is before 1970, and so before the Twitter epoch, 4 November 2010, 01:42:54.657 UTC.",
+        ),
+        (
+            Field::Timestamp,
+            "2000-01-01T00:00:00Z",
+            "946684800000 ms is before the Twitter epoch, 4 November 2010, 01:42:54.657 UTC (1,288,834,974,657 ms): timestamps start there.",
+        ),
     ];
 
     const ID_CASES: [(&str, &str); 3] = [
-        ("", "Enter an ID: a Snowflake ID is written in decimal digits."),
-        ("12x", "x (character 3) is not a digit: a Snowflake ID is written in decimal digits only."),
-        ("9223372036854775808", "The number is too large: a Snowflake ID is at most 9,223,372,036,854,775,807."),
+        (
+            "",
+            "Enter an ID: a Snowflake ID is written in decimal digits.",
+        ),
+        (
+            "12x",
+            "x (character 3) is not a digit: a Snowflake ID is written in decimal digits only.",
+        ),
+        (
+            "9223372036854775808",
+            "The number is too large: a Snowflake ID is at most 9,223,372,036,854,775,807.",
+        ),
     ];
 
     /// The text a reader sees of `html`.
@@ -218,7 +300,9 @@ mod tests {
                 _ => {}
             }
         }
-        out.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+        out.replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&")
     }
 
     fn field_message(lang: Lang, field: Field, typed: &str) -> String {
@@ -229,11 +313,19 @@ mod tests {
     #[test]
     fn every_kind_of_field_error_says_what_is_wrong_in_english() {
         for (field, typed, english) in FIELD_CASES {
-            assert_eq!(text(&field_message(Lang::En, field, typed)), english, "{typed:?}");
+            assert_eq!(
+                text(&field_message(Lang::En, field, typed)),
+                english,
+                "{typed:?}"
+            );
         }
         for (typed, english) in ID_CASES {
             let error = typed.parse::<snowflake_kit::Snowflake>().expect_err(typed);
-            assert_eq!(text(&id_error(Words::of(Lang::En), &error)), english, "{typed:?}");
+            assert_eq!(
+                text(&id_error(Words::of(Lang::En), &error)),
+                english,
+                "{typed:?}"
+            );
         }
     }
 
@@ -245,13 +337,21 @@ mod tests {
                 let message = field_message(lang, field, typed);
                 // The value as typed, left to right, whatever the language.
                 if !typed.is_empty() && !typed.starts_with("2000") {
-                    assert!(message.contains(&format!(r#"<bdi dir="ltr"><code dir="ltr">{typed}</code></bdi>"#)), "{lang:?} {typed:?}: {message}");
+                    assert!(
+                        message.contains(&format!(
+                            r#"<bdi dir="ltr"><code dir="ltr">{typed}</code></bdi>"#
+                        )),
+                        "{lang:?} {typed:?}: {message}"
+                    );
                 }
                 if lang != Lang::En {
                     assert_ne!(text(&message), english, "{lang:?} {typed:?}");
                 }
                 // No two kinds share a message, and none falls to the catch-all.
-                assert!(seen.insert(text(&message).replace(typed, "")), "{lang:?} {typed:?}: {message}");
+                assert!(
+                    seen.insert(text(&message).replace(typed, "")),
+                    "{lang:?} {typed:?}: {message}"
+                );
                 let other = Words::of(lang).format(
                     "error-other",
                     &crate::page::words::Args::new(lang)
@@ -276,6 +376,9 @@ mod tests {
         let id = text(&field_message(Lang::Id, Field::Sequence, "4096"));
         assert!(id.contains("4.095") && id.contains("4096"), "{id}");
         let he = text(&field_message(Lang::He, Field::Timestamp, "1288834974656"));
-        assert!(he.contains("1,288,834,974,657") && he.contains("1288834974656"), "{he}");
+        assert!(
+            he.contains("1,288,834,974,657") && he.contains("1288834974656"),
+            "{he}"
+        );
     }
 }

@@ -9,7 +9,9 @@ use snowflake_kit::layout::{
     MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS, SEQUENCE_SHIFT, Segment, TIMESTAMP_BITS, TIMESTAMP_SHIFT,
     TWITTER_EPOCH_RFC3339,
 };
-use snowflake_kit::{MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, Snowflake, TWITTER_EPOCH_MS};
+use snowflake_kit::{
+    Field, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, Snowflake, TWITTER_EPOCH_MS,
+};
 
 use super::words::{Args, Words, escape, ltr};
 
@@ -47,80 +49,116 @@ fn years_in_tenths() -> u64 {
 }
 
 /// A section: its heading (an `h2` with an id to link to) and its body.
-fn section(out: &mut String, words: &Words, id: &str, heading: &str, body: &str) {
-    let _ = write!(
-        out,
+fn section(words: &Words, id: &str, body: &str) -> String {
+    format!(
         r#"<section id="{id}" aria-labelledby="{id}-h"><h2 id="{id}-h">{}</h2>{body}</section>"#,
-        words.get(heading)
-    );
+        words.get(&format!("{id}-heading"))
+    )
 }
+
+/// Message `id` as a paragraph.
+fn p(words: &Words, id: &str, args: &Args) -> String {
+    format!("<p>{}</p>", words.format(id, args))
+}
+
+/// The IDs one machine may issue in a millisecond: 4,096.
+const IDS_PER_MS: u64 = MAX_SEQUENCE as u64 + 1;
 
 /// The explanation, with the worked example for `input` (the ID that the form's values
 /// make, or `None` while a field is wrong).
 pub(crate) fn explanation(words: &Words, input: Option<Snowflake>) -> String {
-    let lang = words.lang();
-    let args = || Args::new(lang);
-    let epoch = || date(words, TWITTER_EPOCH_RFC3339);
-    let max = || date(words, MAX_TIMESTAMP_RFC3339);
-    let p = |id: &str, args: &Args| format!("<p>{}</p>", words.format(id, args));
-    let mut out = String::new();
-
-    section(
-        &mut out,
-        words,
-        "about",
-        "about-heading",
-        &p("about-text", &args().ltr("year", epoch_year())),
+    let args = Args::new(words.lang());
+    let worked = format!(
+        r#"<div id="worked" aria-live="polite">{}</div>"#,
+        worked_example(words, input)
     );
+    [
+        section(
+            words,
+            "about",
+            &p(words, "about-text", &args.ltr("year", epoch_year())),
+        ),
+        section(words, "tool", &tool(words)),
+        section(words, "structure", &structure(words)),
+        section(words, "formula", &formula(words)),
+        section(words, "example", &worked),
+        section(
+            words,
+            "uses",
+            &p(words, "uses-text", &Args::new(words.lang())),
+        ),
+        section(words, "limits", &limits(words)),
+        section(
+            words,
+            "history",
+            &p(
+                words,
+                "history-text",
+                &Args::new(words.lang()).ltr("year", epoch_year()),
+            ),
+        ),
+        section(words, "faq", &faq(words)),
+        section(words, "sources", &sources(words)),
+    ]
+    .concat()
+}
 
-    let range = |field: snowflake_kit::Field, bits: u32| {
+/// How the page works: the four inputs with their ranges, the result, the epoch.
+fn tool(words: &Words) -> String {
+    let args = || Args::new(words.lang());
+    let range = |field: Field, bits: u32| {
         args()
             .number("min", field.min())
             .number("max", field.max())
             .select("bits", bits.into())
     };
-    let tool = format!(
+    format!(
         "<p>{}</p><ul><li>{}</li><li>{}</li><li>{}</li><li>{}</li></ul>{}{}",
         words.get("tool-intro"),
         words.format(
             "tool-ts",
             &args().typed("example", "2022-06-28T16:07:40.105Z")
         ),
-        words.format("tool-dc", &range(snowflake_kit::Field::Datacenter, DATACENTER_BITS)),
-        words.format("tool-machine", &range(snowflake_kit::Field::Machine, MACHINE_BITS)),
-        words.format("tool-seq", &range(snowflake_kit::Field::Sequence, SEQUENCE_BITS)),
-        p("tool-result", &args()),
+        words.format("tool-dc", &range(Field::Datacenter, DATACENTER_BITS)),
+        words.format("tool-machine", &range(Field::Machine, MACHINE_BITS)),
+        words.format("tool-seq", &range(Field::Sequence, SEQUENCE_BITS)),
+        p(words, "tool-result", &args()),
         p(
+            words,
             "tool-epoch",
             &args()
-                .html("date", epoch())
+                .html("date", date(words, TWITTER_EPOCH_RFC3339))
                 .number("ms", TWITTER_EPOCH_MS)
         ),
-    );
-    section(&mut out, words, "tool", "tool-heading", &tool);
+    )
+}
 
-    let structure = format!(
+/// The structure: the five parts, their figure, the sign and the order.
+fn structure(words: &Words) -> String {
+    format!(
         "<p>{}</p>{}<p>{}</p><p>{}</p>",
         words.get("structure-intro"),
         layout_figure(words),
         words.get("structure-sign"),
         words.format(
             "structure-order",
-            &args()
+            &Args::new(words.lang())
                 .select("ts-bits", TIMESTAMP_BITS.into())
                 .select("seq-bits", SEQUENCE_BITS.into())
         ),
-    );
-    section(&mut out, words, "structure", "structure-heading", &structure);
+    )
+}
 
-    let formula = format!(
+/// The formula as code, what its letters are, and why the shifts are what they are.
+fn formula(words: &Words) -> String {
+    format!(
         r#"<p>{}</p><pre dir="ltr"><code>d = t - {TWITTER_EPOCH_MS}
 I = (d &lt;&lt; {TIMESTAMP_SHIFT}) | (c &lt;&lt; {DATACENTER_SHIFT}) | (m &lt;&lt; {MACHINE_SHIFT}) | s</code></pre><p>{}</p><p>{}</p>"#,
         words.get("formula-intro"),
         words.get("formula-where"),
         words.format(
             "formula-shift",
-            &args()
+            &Args::new(words.lang())
                 .select("ts-shift", TIMESTAMP_SHIFT.into())
                 .select("dc-shift", DATACENTER_SHIFT.into())
                 .select("machine-shift", MACHINE_SHIFT.into())
@@ -129,36 +167,35 @@ I = (d &lt;&lt; {TIMESTAMP_SHIFT}) | (c &lt;&lt; {DATACENTER_SHIFT}) | (m &lt;&l
                 .select("dc-bits", DATACENTER_BITS.into())
                 .number("factor", 1 << TIMESTAMP_SHIFT)
         ),
-    );
-    section(&mut out, words, "formula", "formula-heading", &formula);
+    )
+}
 
-    section(
-        &mut out,
-        words,
-        "example",
-        "example-heading",
-        &format!(
-            r#"<div id="worked" aria-live="polite">{}</div>"#,
-            worked_example(words, input)
-        ),
-    );
-
-    section(&mut out, words, "uses", "uses-heading", &p("uses-text", &args()));
-
-    let ids = u64::from(MAX_SEQUENCE) + 1;
-    let limits = format!(
+/// The limits: what a live generator does that the page does not, and the design's own.
+fn limits(words: &Words) -> String {
+    let args = || Args::new(words.lang());
+    let (dcs, machines) = (u64::from(MAX_DATACENTER) + 1, u64::from(MAX_MACHINE) + 1);
+    format!(
         "{}<p>{}</p><ul><li>{}</li><li>{}</li><li>{}</li><li>{}</li><li>{}</li></ul>",
-        p("limits-state", &args().number("max-seq", MAX_SEQUENCE.into())),
+        p(
+            words,
+            "limits-state",
+            &args().number("max-seq", MAX_SEQUENCE.into())
+        ),
         words.get("limits-intro"),
-        words.format("limits-epoch", &args().html("epoch", epoch())),
+        words.format(
+            "limits-epoch",
+            &args().html("epoch", date(words, TWITTER_EPOCH_RFC3339))
+        ),
         words.format(
             "limits-ceiling",
-            &args().html("max", max()).select("bits", TIMESTAMP_BITS.into())
+            &args()
+                .html("max", date(words, MAX_TIMESTAMP_RFC3339))
+                .select("bits", TIMESTAMP_BITS.into())
         ),
         words.format(
             "limits-sequence",
             &args()
-                .number("ids", ids)
+                .number("ids", IDS_PER_MS)
                 .number("max-seq", MAX_SEQUENCE.into())
         ),
         words.format(
@@ -166,41 +203,41 @@ I = (d &lt;&lt; {TIMESTAMP_SHIFT}) | (c &lt;&lt; {DATACENTER_SHIFT}) | (m &lt;&l
             &args()
                 .select("dc-bits", DATACENTER_BITS.into())
                 .select("machine-bits", MACHINE_BITS.into())
-                .number(
-                    "identities",
-                    (u64::from(MAX_DATACENTER) + 1) * (u64::from(MAX_MACHINE) + 1)
-                )
-                .number("dcs", u64::from(MAX_DATACENTER) + 1)
-                .number("machines", u64::from(MAX_MACHINE) + 1)
+                .number("identities", dcs * machines)
+                .number("dcs", dcs)
+                .number("machines", machines)
         ),
         words.get("limits-order"),
-    );
-    section(&mut out, words, "limits", "limits-heading", &limits);
+    )
+}
 
-    section(
-        &mut out,
-        words,
-        "history",
-        "history-heading",
-        &p("history-text", &args().ltr("year", epoch_year())),
-    );
-
-    let faq_formula = format!(
+/// The six questions and their answers, as a list to scan.
+fn faq(words: &Words) -> String {
+    let args = || Args::new(words.lang());
+    let formula = format!(
         r#"{} <code dir="ltr">id = ((timestamp - epoch) &lt;&lt; {TIMESTAMP_SHIFT}) | (datacenter &lt;&lt; {DATACENTER_SHIFT}) | (machine &lt;&lt; {MACHINE_SHIFT}) | sequence</code>"#,
-        words.format("faq-formula-a", &args().ltr("epoch-ms", &TWITTER_EPOCH_MS.to_string())),
+        words.format(
+            "faq-formula-a",
+            &args().ltr("epoch-ms", &TWITTER_EPOCH_MS.to_string())
+        ),
     );
-    let years = lang.tenths(years_in_tenths());
     let answers = [
         ("faq-what", words.get("faq-what-a")),
-        ("faq-formula", faq_formula),
-        ("faq-epoch", words.format("faq-epoch-a", &args().html("epoch", epoch()))),
+        ("faq-formula", formula),
+        (
+            "faq-epoch",
+            words.format(
+                "faq-epoch-a",
+                &args().html("epoch", date(words, TWITTER_EPOCH_RFC3339)),
+            ),
+        ),
         ("faq-decode", words.get("faq-decode-a")),
         (
             "faq-rate",
             words.format(
                 "faq-rate-a",
                 &args()
-                    .number("ids", ids)
+                    .number("ids", IDS_PER_MS)
                     .select("bits", SEQUENCE_BITS.into())
                     .number("max-seq", MAX_SEQUENCE.into()),
             ),
@@ -210,28 +247,36 @@ I = (d &lt;&lt; {TIMESTAMP_SHIFT}) | (c &lt;&lt; {DATACENTER_SHIFT}) | (m &lt;&l
             words.format(
                 "faq-until-a",
                 &args()
-                    .html("max", max())
+                    .html("max", date(words, MAX_TIMESTAMP_RFC3339))
                     .select("bits", TIMESTAMP_BITS.into())
-                    .ltr("years", &years)
+                    .ltr("years", &words.lang().tenths(years_in_tenths()))
                     .ltr("year", epoch_year()),
             ),
         ),
     ];
     let mut faq = String::from("<dl>");
     for (id, answer) in answers {
-        let _ = write!(faq, "<dt>{}</dt><dd>{answer}</dd>", words.get(&format!("{id}-q")));
+        let _ = write!(
+            faq,
+            "<dt>{}</dt><dd>{answer}</dd>",
+            words.get(&format!("{id}-q"))
+        );
     }
     faq.push_str("</dl>");
-    section(&mut out, words, "faq", "faq-heading", &faq);
+    faq
+}
 
-    let sources = format!(
+/// Where the facts come from: plain links, for the reader to follow.
+fn sources(words: &Words) -> String {
+    format!(
         r#"<ol><li><a href="https://blog.twitter.com/engineering/en_us/a/2010/announcing-snowflake" hreflang="en">{}</a></li><li><a href="https://en.wikipedia.org/wiki/Snowflake_ID" hreflang="en">{}</a></li><li><a href="https://github.com/twitter-archive/snowflake" hreflang="en">{}</a></li></ol>"#,
-        words.format("source-announcing", &args().ltr("year", epoch_year())),
+        words.format(
+            "source-announcing",
+            &Args::new(words.lang()).ltr("year", epoch_year())
+        ),
         words.get("source-wikipedia"),
         words.get("source-code"),
-    );
-    section(&mut out, words, "sources", "sources-heading", &sources);
-    out
+    )
 }
 
 /// The 64 bits as a figure: each segment's name, width and bits, from the top bit, left to
@@ -305,12 +350,13 @@ pub(crate) fn worked_example(words: &Words, input: Option<Snowflake>) -> String 
     let inputs = [
         words.format(
             "example-ts",
-            &Args::new(lang)
-                .number("ts", unix_ms)
-                .number("delta", delta),
+            &Args::new(lang).number("ts", unix_ms).number("delta", delta),
         ),
         words.format("example-dc", &Args::new(lang).number("dc", dc)),
-        words.format("example-machine", &Args::new(lang).number("machine", machine)),
+        words.format(
+            "example-machine",
+            &Args::new(lang).number("machine", machine),
+        ),
         words.format("example-seq", &Args::new(lang).number("seq", seq)),
     ];
     format!(
@@ -359,7 +405,9 @@ mod tests {
                 _ => {}
             }
         }
-        out.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+        out.replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&")
     }
 
     #[test]
@@ -455,7 +503,13 @@ mod tests {
     fn without_a_valid_input_the_example_says_what_to_do() {
         for lang in Lang::ALL {
             let html = worked_example(Words::of(lang), None);
-            assert_eq!(html, format!(r#"<p class="muted">{}</p>"#, Words::of(lang).get("example-invalid")));
+            assert_eq!(
+                html,
+                format!(
+                    r#"<p class="muted">{}</p>"#,
+                    Words::of(lang).get("example-invalid")
+                )
+            );
         }
     }
 
@@ -491,7 +545,11 @@ mod tests {
                 .take(5)
                 .map(|cell| cell.split('<').next().unwrap())
                 .collect();
-            assert_eq!(positions, ["63", "62–22", "21–17", "16–12", "11–0"], "{lang:?}");
+            assert_eq!(
+                positions,
+                ["63", "62–22", "21–17", "16–12", "11–0"],
+                "{lang:?}"
+            );
         }
     }
 }

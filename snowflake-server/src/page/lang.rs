@@ -78,7 +78,7 @@ impl Lang {
         let digits = n.to_string();
         let mut out = String::with_capacity(digits.len() + digits.len() / 3);
         for (i, digit) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 out.push(self.group_mark());
             }
             out.push(digit);
@@ -118,10 +118,15 @@ impl Lang {
             let q = parts
                 .find_map(|param| {
                     let (name, value) = param.split_once('=')?;
-                    name.trim().eq_ignore_ascii_case("q").then(|| quality(value.trim()))
+                    name.trim()
+                        .eq_ignore_ascii_case("q")
+                        .then(|| quality(value.trim()))
                 })
                 .unwrap_or(Some(1000));
-            let (Some(q), Some(lang)) = (q, Lang::from_primary(tag.split('-').next().unwrap_or_default())) else {
+            let (Some(q), Some(lang)) = (
+                q,
+                Lang::from_primary(tag.split('-').next().unwrap_or_default()),
+            ) else {
                 continue;
             };
             if q > 0 && best.is_none_or(|(best_q, _)| q > best_q) {
@@ -160,7 +165,11 @@ mod tests {
             (131_072, "131.072", "131,072"),
             (4_194_304_000, "4.194.304.000", "4,194,304,000"),
             (1_288_834_975_657, "1.288.834.975.657", "1,288,834,975,657"),
-            (u64::MAX, "18.446.744.073.709.551.615", "18,446,744,073,709,551,615"),
+            (
+                u64::MAX,
+                "18.446.744.073.709.551.615",
+                "18,446,744,073,709,551,615",
+            ),
         ] {
             assert_eq!(Lang::Id.number(n), id);
             assert_eq!(Lang::En.number(n), en);

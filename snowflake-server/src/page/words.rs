@@ -260,7 +260,11 @@ mod tests {
                         open.push(name);
                     }
                 }
-                assert!(open.is_empty(), "locales/{}.ftl, {id}: {open:?}", lang.tag());
+                assert!(
+                    open.is_empty(),
+                    "locales/{}.ftl, {id}: {open:?}",
+                    lang.tag()
+                );
                 // `&` only as an entity; `>` only closing a tag.
                 for (i, _) in text.match_indices('&') {
                     assert!(
@@ -304,9 +308,9 @@ mod tests {
 
     #[test]
     fn indonesian_and_hebrew_say_each_message_in_their_own_words() {
-        let english = messages(SOURCES[2].1);
         // Where Indonesian says it as English does: "ID", and an article's title.
         const SAME: [&str; 2] = ["result-id", "source-wikipedia"];
+        let english = messages(SOURCES[2].1);
         for (lang, source) in &SOURCES[..2] {
             for (id, text) in messages(source) {
                 if english[&id] == text {
@@ -339,7 +343,10 @@ mod tests {
         let value = args.values.get("n").expect("set");
         assert_eq!(
             format!("{value:?}"),
-            format!("{:?}", fluent_bundle::FluentValue::from(r#"<bdi dir="ltr">4.194.304.000</bdi>"#))
+            format!(
+                "{:?}",
+                fluent_bundle::FluentValue::from(r#"<bdi dir="ltr">4.194.304.000</bdi>"#)
+            )
         );
         assert_eq!(escape("a<b"), "a&lt;b");
         // Code in a message runs left to right.

@@ -390,6 +390,9 @@ pub(crate) fn element_text(html: &str, id: &str) -> String {
         .next()
         .expect("a tag name");
     let start = start + html[start..].find('>').expect("the tag ends") + 1;
-    let end = start + html[start..].find(&format!("</{tag}>")).expect("the element ends");
+    let end = start
+        + html[start..]
+            .find(&format!("</{tag}>"))
+            .expect("the element ends");
     html_text(&html[start..end])
 }
