@@ -102,6 +102,8 @@ date-time = { $day } { $month ->
     [11] November
    *[12] December
 } { $year }, { $time } UTC
+# A time of day, as the language writes one.
+time = { $hour }:{ $minute }:{ $second }.{ $millis }
 
 ## The explanation
 

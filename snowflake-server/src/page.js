@@ -39,6 +39,9 @@
       ask(query) {
         clearTimeout(timer);
         timer = setTimeout(async () => {
+          // The address keeps the values typed, once typing pauses: a reload or a shared
+          // link shows the same.
+          if (!decoding) history.replaceState(null, "", "?" + query);
           if (inflight) inflight.abort();
           inflight = new AbortController();
           try {
@@ -62,7 +65,6 @@
   compose.addEventListener("input", () => {
     // Spaces around a value dropped, as the server drops them from a submitted form.
     const params = new URLSearchParams(Array.from(new FormData(compose), ([k, v]) => [k, v.trim()]));
-    history.replaceState(null, "", "?" + params);
     composing.ask(params);
   });
   decode.addEventListener("input", () => {

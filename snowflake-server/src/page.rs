@@ -116,7 +116,7 @@ fn result(words: &Words, id: Snowflake) -> String {
         let _ = write!(bits, r#"<span class="seg {class}">{s:b}</span>"#);
         let _ = write!(
             legend,
-            r#"<tr class="{class}"><th scope="row">{}</th><td>{width}</td><td dir="ltr">{}</td></tr>"#,
+            r#"<tr class="{class}"><th scope="row">{}</th><td>{width}</td><td>{}</td></tr>"#,
             words.get(&format!("segment-{class}")),
             s.value
         );
@@ -391,6 +391,26 @@ const STYLE: &str = include_str!("page.css");
 
 /// As you type: the server renders the page, the script shows its new parts.
 const SCRIPT: &str = include_str!("page.js");
+
+/// The text a reader sees of `html`, a line per paragraph or list item: what the tests
+/// compare.
+#[cfg(test)]
+fn text(html: &str) -> String {
+    let html = html.replace("</p>", "\n").replace("</li>", "\n");
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
 
 #[cfg(test)]
 mod tests {

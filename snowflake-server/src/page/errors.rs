@@ -182,6 +182,7 @@ mod tests {
 
     use super::{field_error, id_error};
     use crate::page::lang::Lang;
+    use crate::page::text;
     use crate::page::words::Words;
 
     /// One text per kind of error the runtime returns for a field, and its English.
@@ -287,23 +288,6 @@ mod tests {
             "The number is too large: a Snowflake ID is at most 9,223,372,036,854,775,807.",
         ),
     ];
-
-    /// The text a reader sees of `html`.
-    fn text(html: &str) -> String {
-        let mut out = String::new();
-        let mut in_tag = false;
-        for c in html.chars() {
-            match c {
-                '<' => in_tag = true,
-                '>' => in_tag = false,
-                c if !in_tag => out.push(c),
-                _ => {}
-            }
-        }
-        out.replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&amp;", "&")
-    }
 
     fn field_message(lang: Lang, field: Field, typed: &str) -> String {
         let error = field.parse(typed).expect_err(typed);

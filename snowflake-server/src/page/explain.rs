@@ -25,14 +25,22 @@ pub(crate) fn date(words: &Words, rfc3339: &str) -> String {
             .and_then(|digits| digits.parse().ok())
             .expect("internal error: the runtime writes YYYY-MM-DDTHH:MM:SS.sssZ")
     };
-    let time = rfc3339.get(11..23).unwrap_or_default();
+    let time = words.format(
+        "time",
+        &Args::new(words.lang())
+            .plain("hour", rfc3339.get(11..13).unwrap_or_default())
+            .plain("minute", rfc3339.get(14..16).unwrap_or_default())
+            .plain("second", rfc3339.get(17..19).unwrap_or_default())
+            .plain("millis", rfc3339.get(20..23).unwrap_or_default()),
+    );
     words.format(
         "date-time",
         &Args::new(words.lang())
             .ltr("year", &number(0..4).to_string())
             .select("month", number(5..7))
             .ltr("day", &number(8..10).to_string())
-            .ltr("time", time),
+            // One unit, left to right: a time's parts in Hebrew text keep their order.
+            .html("time", ltr(&time)),
     )
 }
 
@@ -215,10 +223,10 @@ fn limits(words: &Words) -> String {
 fn faq(words: &Words) -> String {
     let args = || Args::new(words.lang());
     let formula = format!(
-        r#"{} <code dir="ltr">id = ((timestamp - epoch) &lt;&lt; {TIMESTAMP_SHIFT}) | (datacenter &lt;&lt; {DATACENTER_SHIFT}) | (machine &lt;&lt; {MACHINE_SHIFT}) | sequence</code>"#,
+        r#"{}<pre dir="ltr"><code>id = ((timestamp - epoch) &lt;&lt; {TIMESTAMP_SHIFT}) | (datacenter &lt;&lt; {DATACENTER_SHIFT}) | (machine &lt;&lt; {MACHINE_SHIFT}) | sequence</code></pre>"#,
         words.format(
             "faq-formula-a",
-            &args().ltr("epoch-ms", &TWITTER_EPOCH_MS.to_string())
+            &args().number("epoch-ms", TWITTER_EPOCH_MS)
         ),
     );
     let answers = [
@@ -390,25 +398,8 @@ mod tests {
 
     use super::{explanation, worked_example, years_in_tenths};
     use crate::page::lang::Lang;
+    use crate::page::text;
     use crate::page::words::Words;
-
-    /// The text a reader sees of `html`, a line per paragraph or list item.
-    fn text(html: &str) -> String {
-        let html = html.replace("</p>", "\n").replace("</li>", "\n");
-        let mut out = String::new();
-        let mut in_tag = false;
-        for c in html.chars() {
-            match c {
-                '<' => in_tag = true,
-                '>' => in_tag = false,
-                c if !in_tag => out.push(c),
-                _ => {}
-            }
-        }
-        out.replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&amp;", "&")
-    }
 
     #[test]
     fn the_seeds_input_gives_the_seeds_numbers() {
