@@ -85,7 +85,7 @@ pub use snowflake_runtime::{
     BakedSnowflake, DateField, Field, FieldRangeError, GenerateError, IdRangeError, Identity,
     MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, ParseFieldError,
     ParseSnowflakeError, Parts, Rfc3339, Rfc3339Error, SegmentedBinary, Snowflake,
-    TWITTER_EPOCH_MS, compose, input, layout, parse_rfc3339,
+    TWITTER_EPOCH_MS, compose, input, layout, parse_rfc3339, sql,
 };
 #[cfg(feature = "std")]
 #[doc(inline)]

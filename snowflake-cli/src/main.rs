@@ -1,9 +1,11 @@
-//! `snowflake`: compose, decode and generate Twitter-layout Snowflake IDs in a terminal.
+//! `snowflake`: compose, decode and generate Twitter-layout Snowflake IDs in a terminal, and
+//! print them as SQL functions for a database.
 //!
 //! ```text
 //! snowflake compose --ts 1288834975657 --dc 1 --machine 1 --seq 0
 //! snowflake decode 1541815603606036480
 //! snowflake generate --dc 1 --machine 1 -n 5
+//! snowflake sql postgres | psql
 //! ```
 //!
 //! Bad input: a line on stderr for each bad argument, naming it, the value and what is
@@ -36,6 +38,7 @@ mod generate;
 mod input;
 mod messages;
 mod output;
+mod sql;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -44,7 +47,7 @@ use clap::{Parser, Subcommand};
 
 use crate::failure::Failure;
 
-/// Compose, decode and generate Twitter-layout Snowflake IDs.
+/// Compose, decode and generate Twitter-layout Snowflake IDs; print them as SQL functions.
 #[derive(Parser, Debug)]
 #[command(name = "snowflake", version, max_term_width = 100)]
 struct Cli {
@@ -58,6 +61,7 @@ enum Command {
     Compose(compose::Args),
     Decode(decode::Args),
     Generate(generate::Args),
+    Sql(sql::Args),
 }
 
 #[cfg(fuzzing)]
@@ -73,7 +77,7 @@ fn main() -> ExitCode {
         Err(e) if !e.use_stderr() => return report(help(&e), &mut io::stderr()),
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             let missing =
-                "missing command: expected `compose`, `decode` or `generate` (see --help)";
+                "missing command: expected `compose`, `decode`, `generate` or `sql` (see --help)";
             return report(Err(Failure::Usage(vec![missing.into()])), &mut io::stderr());
         }
         Err(e) => {
@@ -149,6 +153,7 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::Compose(args) => compose::run(args),
         Command::Decode(args) => decode::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Sql(args) => sql::run(args),
     }
 }
 

@@ -25,7 +25,7 @@ const OTHER_ERRORS: &[Case] = &[
     (
         &[],
         "",
-        "error: missing command: expected `compose`, `decode` or `generate` (see --help)",
+        "error: missing command: expected `compose`, `decode`, `generate` or `sql` (see --help)",
     ),
     (
         &["generate", "--dc", "32", "--machine", "0"],

@@ -71,14 +71,7 @@ mod segment;
 #[cfg(feature = "serde")]
 mod serde_impl;
 mod snowflake;
-#[cfg(any(
-    feature = "sqlx-postgres",
-    feature = "sqlx-sqlite",
-    feature = "postgres",
-    feature = "diesel",
-    feature = "sea-orm"
-))]
-mod sql;
+pub mod sql;
 #[cfg(feature = "tokio")]
 mod wait;
 

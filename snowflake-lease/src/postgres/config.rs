@@ -236,23 +236,10 @@ fn make_tls(pem: &[u8]) -> Result<tokio_postgres_rustls::MakeRustlsConnect, Stri
     Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
 }
 
-/// A schema's name that needs no quoting: `[a-z_][a-z0-9_]{0,62}`.
+/// A schema's name that needs no quoting and is not PostgreSQL's own: the runtime's rule.
 pub(crate) fn check_schema(schema: &str) -> Result<(), LeaseError> {
-    let ok = !schema.is_empty()
-        && schema.len() <= 63
-        && !schema.starts_with(|c: char| c.is_ascii_digit())
-        && !schema.starts_with("pg_")
-        && schema
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
-    if ok {
-        Ok(())
-    } else {
-        Err(LeaseError::InvalidOption(format!(
-            "schema {schema:?}: expected lower-case letters, digits and `_`, not starting with \
-             a digit nor with `pg_`, at most 63 characters"
-        )))
-    }
+    snowflake_runtime::sql::check_schema_name(schema)
+        .map_err(|e| LeaseError::InvalidOption(e.to_string()))
 }
 
 /// `postgres://user@host:port/database`, from what was read: no password, ever.

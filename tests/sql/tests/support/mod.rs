@@ -1,5 +1,6 @@
 //! What the database tests share: the `PostgreSQL` harness, the IDs at the edges of the
 //! format, 100,000 generated IDs with a time range inside them, and the error to expect.
+#![allow(dead_code, reason = "each test file uses a part")]
 
 pub(crate) mod pg;
 
