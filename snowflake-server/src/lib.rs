@@ -8,6 +8,14 @@
 //! - [`Flags`] are the binary's flags, checked by [`Flags::startup`] into a [`Startup`]: a
 //!   [`Config`] to serve, or the schema to print.
 //!
+//! The crates whose types this API names are re-exported, so that an application uses the
+//! very versions the service was built with: [`axum`] ([`Service::router`] is an axum
+//! `Router`), [`tokio`] (the listener [`serve`] takes), [`lease`] (`snowflake-lease`:
+//! [`StoreConfig`] and [`Config::leased`] take its options), [`snowflake_kit`] (an
+//! [`Identity`](snowflake_kit::Identity) for [`Config::unleased`]) and [`clap`] ([`Flags`]
+//! is a clap parser, kept in the library so that an application can take the binary's flags
+//! into its own).
+//!
 //! The endpoints, the flags and the lease are described in the
 //! [README](https://github.com/snowflake-kit/snowflake-kit/blob/main/snowflake-server/README.md).
 //!
@@ -18,7 +26,8 @@
 //!
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
 //! let config = Config::unleased(snowflake_kit::Identity::new(1, 1)?);
-//! snowflake_server::serve_until_signal(listener, config).await?;
+//! let signals = snowflake_server::StopSignals::listen()?;
+//! snowflake_server::serve_until_signal(listener, config, signals).await?;
 //! # Ok(()) }
 //! ```
 
@@ -48,10 +57,16 @@ use std::sync::Arc;
 use axum::Router;
 use axum::routing::get;
 
+pub use axum;
+pub use clap;
+pub use snowflake_kit;
+pub use snowflake_lease as lease;
+pub use tokio;
+
 pub use crate::config::{Config, StoreConfig};
 pub use crate::flags::{FlagError, Flags, Startup};
 pub use crate::logging::{LogFormat, init_logging};
-pub use crate::serve::{ServeError, Service, serve, serve_until_signal};
+pub use crate::serve::{ServeError, Service, StopSignals, serve, serve_until_signal};
 
 /// What the handlers share.
 pub(crate) struct AppState {

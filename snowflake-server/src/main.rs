@@ -16,7 +16,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
-use snowflake_server::{Flags, Startup};
+use snowflake_server::{Flags, Startup, StopSignals};
 
 #[cfg(fuzzing)]
 fn main() {
@@ -69,8 +69,16 @@ fn main() -> ExitCode {
         let listener = tokio::net::TcpListener::bind(listen)
             .await
             .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
-        // It says where it listens once it listens for the stop signals too.
-        snowflake_server::serve_until_signal(listener, config)
+        // Where it listens, once it listens for the stop signals too: whoever started it
+        // may stop it from then on.
+        let signals = StopSignals::listen().map_err(|e| e.to_string())?;
+        let local = listener.local_addr().map_err(|e| e.to_string())?;
+        // A closed stdout is no reason to stop.
+        let _ = writeln!(
+            std::io::stdout(),
+            "snowflake-server listening on http://{local}"
+        );
+        snowflake_server::serve_until_signal(listener, config, signals)
             .await
             .map_err(|e| e.to_string())
     });

@@ -3,7 +3,6 @@
 
 use std::fmt;
 use std::future::Future;
-use std::io::Write;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -183,34 +182,33 @@ pub async fn serve(
     run(listener, config, &mut Once(Some(Box::pin(shutdown)))).await
 }
 
-/// As [`serve`], until SIGTERM or Ctrl-C (SIGINT); a second signal ends the drain at once,
-/// and the identity is still let go. The binary's way: once it listens for the signals, it
-/// writes `snowflake-server listening on http://ADDR` on stdout, for whoever started it.
-/// The signals stay caught by the process afterwards (tokio keeps its handlers).
+/// As [`serve`], until SIGTERM or Ctrl-C (SIGINT), as `signals` hears them; a second
+/// signal ends the drain at once, and the identity is still let go. The signals are
+/// listened for from [`StopSignals::listen`] on, so that one arriving while the service
+/// starts (or claims its identity) never meets the default action, which would leave the
+/// lease held; the binary says where it listens once they are. The library writes nothing
+/// to stdout. The signals stay caught by the process afterwards (tokio keeps its handlers).
 ///
 /// ```no_run
 /// # #[tokio::main]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use snowflake_server::{Config, StopSignals, serve_until_signal};
+///
 /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-/// snowflake_server::serve_until_signal(listener, snowflake_server::Config::without_identity())
-///     .await?;
+/// let signals = StopSignals::listen()?;
+/// println!("listening on http://{}", listener.local_addr()?);
+/// serve_until_signal(listener, Config::without_identity(), signals).await?;
 /// # Ok(()) }
 /// ```
 ///
 /// # Errors
 ///
-/// As [`serve`]'s, and when the signals cannot be listened for.
-pub async fn serve_until_signal(listener: TcpListener, config: Config) -> Result<(), ServeError> {
-    // Before anything that can take a while, so that a stop signal never meets the
-    // default action, which would leave the lease held.
-    let mut signals =
-        Signals::new().map_err(|e| ServeError(format!("cannot handle signals: {e}")))?;
-    let local = listener.local_addr().map_err(ServeError::from_display)?;
-    // A closed stdout is no reason to panic.
-    let _ = writeln!(
-        std::io::stdout(),
-        "snowflake-server listening on http://{local}"
-    );
+/// As [`serve`]'s.
+pub async fn serve_until_signal(
+    listener: TcpListener,
+    config: Config,
+    mut signals: StopSignals,
+) -> Result<(), ServeError> {
     run(listener, config, &mut signals).await
 }
 
@@ -413,30 +411,49 @@ async fn claim(
     Ok(())
 }
 
-/// SIGTERM or Ctrl-C, listened for from the moment it is made.
-struct Signals {
+/// SIGTERM and Ctrl-C (SIGINT), listened for from the moment [`StopSignals::listen`]
+/// returns, for [`serve_until_signal`].
+#[derive(Debug)]
+pub struct StopSignals {
     #[cfg(unix)]
     term: tokio::signal::unix::Signal,
     #[cfg(unix)]
     interrupt: tokio::signal::unix::Signal,
 }
 
-impl Signals {
-    fn new() -> std::io::Result<Signals> {
+impl StopSignals {
+    /// Starts listening for the signals; from here on they stop the service rather than
+    /// the process. Call it inside a tokio runtime, as early as the program can.
+    ///
+    /// ```no_run
+    /// # #[tokio::main]
+    /// # async fn main() -> Result<(), snowflake_server::ServeError> {
+    /// let signals = snowflake_server::StopSignals::listen()?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ServeError`] when the process cannot listen for them (outside a tokio runtime, for
+    /// one).
+    pub fn listen() -> Result<StopSignals, ServeError> {
         #[cfg(unix)]
         {
             use tokio::signal::unix::{SignalKind, signal};
-            Ok(Signals {
-                term: signal(SignalKind::terminate())?,
-                interrupt: signal(SignalKind::interrupt())?,
-            })
+            let listen = || -> std::io::Result<StopSignals> {
+                Ok(StopSignals {
+                    term: signal(SignalKind::terminate())?,
+                    interrupt: signal(SignalKind::interrupt())?,
+                })
+            };
+            listen().map_err(|e| ServeError(format!("cannot handle signals: {e}")))
         }
         #[cfg(not(unix))]
-        Ok(Signals {})
+        Ok(StopSignals {})
     }
 }
 
-impl Stop for Signals {
+impl Stop for StopSignals {
     async fn wait(&mut self) {
         #[cfg(unix)]
         tokio::select! {
