@@ -101,6 +101,29 @@ pub enum State {
     Released,
 }
 
+impl State {
+    /// The state in one word, for code and dashboards to branch on: `holding`,
+    /// `reclaiming`, `stopped` or `released`; its [`Display`](fmt::Display) says the same
+    /// with the reason.
+    ///
+    /// ```
+    /// use snowflake_lease::{Loss, State};
+    ///
+    /// assert_eq!(State::Holding.key(), "holding");
+    /// assert_eq!(State::Reclaiming { loss: Loss::RanOut, retry: None }.key(), "reclaiming");
+    /// assert_eq!(State::Stopped(Loss::TaskEnded).key(), "stopped");
+    /// assert_eq!(State::Released.key(), "released");
+    /// ```
+    pub const fn key(&self) -> &'static str {
+        match self {
+            State::Holding => "holding",
+            State::Reclaiming { .. } => "reclaiming",
+            State::Stopped(_) => "stopped",
+            State::Released => "released",
+        }
+    }
+}
+
 impl fmt::Display for State {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

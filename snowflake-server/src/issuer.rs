@@ -186,6 +186,7 @@ impl Issuer {
             datacenter: None,
             machine: None,
             state: None,
+            state_detail: None,
             lease_valid_until: None,
             ceiling: None,
             lease_losses: None,
@@ -212,7 +213,8 @@ impl Issuer {
                             Choice::Datacenter(datacenter) => json.datacenter = Some(datacenter),
                             Choice::Auto => {}
                         }
-                        json.state = Some("claiming".to_owned());
+                        json.state = Some("claiming");
+                        json.state_detail = Some(waiting.clone());
                         json.message = Some(waiting);
                         return json;
                     }
@@ -221,7 +223,8 @@ impl Issuer {
                 json.kind = kind(generator.choice());
                 json.datacenter = Some(status.identity.datacenter());
                 json.machine = Some(status.identity.machine());
-                json.state = Some(status.state.to_string());
+                json.state = Some(status.state.key());
+                json.state_detail = Some(status.state.to_string());
                 json.lease_valid_until = rfc3339(status.lease_valid_until_ms);
                 json.ceiling = rfc3339(status.ceiling_ms);
                 json.lease_losses = Some(status.lease_losses);

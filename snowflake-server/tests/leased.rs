@@ -131,10 +131,10 @@ fn lose_and_reclaim(format: &str) {
     // deadline too, or an etcd back in time keeps the lease, and no loss is counted.
     loop {
         let identity = server.get("/v1/identity").json();
-        if identity["state"]
-            .as_str()
-            .is_some_and(|s| s.starts_with("reclaiming"))
-        {
+        if identity["state"] == "reclaiming" {
+            // The key to branch on, and the reason in words beside it.
+            let detail = identity["state_detail"].as_str().unwrap_or_default();
+            assert!(detail.starts_with("reclaiming: "), "{identity}");
             break;
         }
         assert!(killed.elapsed() < Duration::from_secs(4), "{identity}");

@@ -23,8 +23,15 @@ pub(crate) struct IdentityJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(schema_with = fields::machine)]
     pub(crate) machine: Option<u8>,
+    /// A leased identity's state, a key to branch on: `claiming` (not held yet),
+    /// `holding`, `reclaiming` (lost, claiming it again), `stopped` or `released`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) state: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub(crate) state: Option<&'static str>,
+    /// The state in words, with its reason: `reclaiming: the lease ran out while the store
+    /// was silent`. For a person; it may change between releases, the key may not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) state_detail: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) lease_valid_until: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
