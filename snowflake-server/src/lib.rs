@@ -66,7 +66,9 @@ pub use tokio;
 pub use crate::config::{Config, StoreConfig};
 pub use crate::flags::{FlagError, Flags, Startup};
 pub use crate::logging::{LogFormat, init_logging};
-pub use crate::serve::{ServeError, Service, StopSignals, serve, serve_until_signal};
+pub use crate::serve::{
+    ServeError, ServeErrorKind, Service, StopSignals, serve, serve_until_signal,
+};
 
 /// What the handlers share.
 pub(crate) struct AppState {

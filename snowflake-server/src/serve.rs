@@ -32,22 +32,79 @@ const DRAIN: Duration = Duration::from_secs(10);
 /// }
 /// # }
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ServeError(String);
+#[derive(Debug)]
+pub struct ServeError {
+    kind: ServeErrorKind,
+    message: String,
+    source: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
+
+/// What kind of thing stopped the service: [`ServeError::kind`], for code that branches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ServeErrorKind {
+    /// The metrics could not be set up.
+    Metrics,
+    /// The process could not listen for SIGTERM and Ctrl-C.
+    Signals,
+    /// The listener failed: its address could not be read.
+    Listener,
+    /// The leased identity could not be claimed: the store was out of reach, refused us,
+    /// or the identity was not free in time. Its [`source`](std::error::Error::source) is
+    /// the lease's error ([`lease::LeaseError`](crate::lease::LeaseError)), when it had one.
+    Claim,
+}
 
 impl ServeError {
-    fn from_display(e: impl fmt::Display) -> ServeError {
-        ServeError(e.to_string())
+    /// An error of `kind`, saying `message`, caused by `source`.
+    fn new(
+        kind: ServeErrorKind,
+        message: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> ServeError {
+        ServeError {
+            kind,
+            message: message.into(),
+            source: Some(Box::new(source)),
+        }
+    }
+
+    /// A failed claim: the lease's error, in its words.
+    fn claim(e: LeaseError) -> ServeError {
+        ServeError::new(ServeErrorKind::Claim, e.to_string(), e)
+    }
+
+    /// What kind of thing stopped the service.
+    ///
+    /// ```
+    /// use snowflake_server::{ServeError, ServeErrorKind};
+    ///
+    /// /// What an operator should look at first.
+    /// fn advice(e: &ServeError) -> &'static str {
+    ///     match e.kind() {
+    ///         ServeErrorKind::Claim => "the lease store, or who holds the identity",
+    ///         _ => "the message",
+    ///     }
+    /// }
+    /// ```
+    pub fn kind(&self) -> ServeErrorKind {
+        self.kind
     }
 }
 
 impl fmt::Display for ServeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
-impl std::error::Error for ServeError {}
+impl std::error::Error for ServeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
 
 /// The service for an application to mount in its own router: [`Service::router`] answers
 /// every endpoint of `snowflake-server`; with a leased identity, [`Service::claim`] claims it
@@ -110,8 +167,13 @@ impl Service {
                 Some((store, options)),
             ),
         };
-        let metrics =
-            Metrics::new().map_err(|e| ServeError(format!("cannot set up the metrics: {e}")))?;
+        let metrics = Metrics::new().map_err(|e| {
+            ServeError::new(
+                ServeErrorKind::Metrics,
+                format!("cannot set up the metrics: {e}"),
+                e,
+            )
+        })?;
         let state = Arc::new(AppState {
             issuer,
             queue: fair::Queue::default(),
@@ -237,7 +299,13 @@ async fn run(
     config: Config,
     stop: &mut impl Stop,
 ) -> Result<(), ServeError> {
-    let local = listener.local_addr().map_err(ServeError::from_display)?;
+    let local = listener.local_addr().map_err(|e| {
+        ServeError::new(
+            ServeErrorKind::Listener,
+            format!("cannot read the listener's address: {e}"),
+            e,
+        )
+    })?;
     started(local, &config);
     // The cap on connections follows the limit on open files in force.
     let cap = listen::connection_cap();
@@ -264,7 +332,9 @@ async fn run(
             Some(task) => match task.await {
                 Ok(Ok(())) => std::future::pending().await,
                 Ok(Err(e)) => e,
-                Err(e) => ServeError(format!("the claim failed: {e}")),
+                Err(e) => {
+                    ServeError::new(ServeErrorKind::Claim, format!("the claim failed: {e}"), e)
+                }
             },
             None => std::future::pending().await,
         }
@@ -396,17 +466,17 @@ async fn claim(
         StoreConfig::Etcd(config) => {
             let store = EtcdStore::connect_with(config, &options)
                 .await
-                .map_err(ServeError::from_display)?;
+                .map_err(ServeError::claim)?;
             LeasedGenerator::start_reporting(store, options, clock, &report).await
         }
         StoreConfig::Postgres(config) => {
             let store = PgStore::connect(config, &options)
                 .await
-                .map_err(ServeError::from_display)?;
+                .map_err(ServeError::claim)?;
             LeasedGenerator::start_reporting(store, options, clock, &report).await
         }
     }
-    .map_err(ServeError::from_display)?;
+    .map_err(ServeError::claim)?;
     lease.hold(generator);
     Ok(())
 }
@@ -423,7 +493,8 @@ pub struct StopSignals {
 
 impl StopSignals {
     /// Starts listening for the signals; from here on they stop the service rather than
-    /// the process. Call it inside a tokio runtime, as early as the program can.
+    /// the process. Call it inside a tokio runtime (outside one it panics, as tokio's
+    /// signals do), as early as the program can.
     ///
     /// ```no_run
     /// # #[tokio::main]
@@ -434,8 +505,8 @@ impl StopSignals {
     ///
     /// # Errors
     ///
-    /// [`ServeError`] when the process cannot listen for them (outside a tokio runtime, for
-    /// one).
+    /// [`ServeError`] of kind [`ServeErrorKind::Signals`] when the process cannot listen
+    /// for them.
     pub fn listen() -> Result<StopSignals, ServeError> {
         #[cfg(unix)]
         {
@@ -446,7 +517,13 @@ impl StopSignals {
                     interrupt: signal(SignalKind::interrupt())?,
                 })
             };
-            listen().map_err(|e| ServeError(format!("cannot handle signals: {e}")))
+            listen().map_err(|e| {
+                ServeError::new(
+                    ServeErrorKind::Signals,
+                    format!("cannot handle signals: {e}"),
+                    e,
+                )
+            })
         }
         #[cfg(not(unix))]
         Ok(StopSignals {})
@@ -464,5 +541,31 @@ impl Stop for StopSignals {
         {
             let _ = tokio::signal::ctrl_c().await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error;
+
+    use snowflake_lease::LeaseError;
+
+    use super::{ServeError, ServeErrorKind};
+
+    #[test]
+    fn a_failed_claim_is_of_its_kind_with_the_lease_error_as_its_source() {
+        let lease = LeaseError::InvalidOption("ttl 0 s: expected at least 3 s".to_owned());
+        let e = ServeError::claim(lease.clone());
+        assert_eq!(e.kind(), ServeErrorKind::Claim);
+        // The message as the lease says it, as it was before the kinds.
+        assert_eq!(e.to_string(), lease.to_string());
+        let source = e.source().expect("a source");
+        assert_eq!(source.downcast_ref::<LeaseError>(), Some(&lease));
+    }
+
+    #[tokio::test]
+    async fn the_signals_are_heard_inside_a_runtime() {
+        let signals = super::StopSignals::listen();
+        assert!(signals.is_ok(), "{signals:?}");
     }
 }

@@ -162,8 +162,10 @@ impl Drop for Server {
                 if let Some(thread) = thread.take() {
                     let served = thread.join();
                     // A test that failed already is not failed again by its server.
-                    if !std::thread::panicking() {
-                        assert_eq!(served.expect("the server's thread"), Ok(()), "served");
+                    if !std::thread::panicking()
+                        && let Err(e) = served.expect("the server's thread")
+                    {
+                        panic!("served: {e}");
                     }
                 }
             }
