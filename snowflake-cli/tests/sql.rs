@@ -15,8 +15,8 @@ fn prints_the_runtimes_text_for_postgres() {
     );
     let ids = ok(&["sql", "postgres", "--schema", "ids_2"]);
     assert_eq!(ids, postgres_functions("ids_2").unwrap());
-    assert!(ids.contains("CREATE OR REPLACE FUNCTION ids_2.unix_ms(id bigint)"));
-    assert!(ids.contains("CREATE SCHEMA IF NOT EXISTS ids_2;"));
+    assert!(ids.contains(r#"CREATE OR REPLACE FUNCTION "ids_2".unix_ms(id bigint)"#));
+    assert!(ids.contains(r#"CREATE SCHEMA "ids_2";"#));
     assert!(!ids.contains("snowflake."));
     assert!(ok(&["sql", "--help"]).contains("--schema <NAME>"));
 }

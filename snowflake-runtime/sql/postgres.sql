@@ -2,197 +2,202 @@
 --
 -- Decode, compose and time ranges as plain SQL functions in the schema `snowflake`: nothing
 -- to install on the server, so it loads wherever a user may create a function (PostgreSQL 14
--- and later). Load it again at will: every statement is CREATE OR REPLACE. The same text is
--- `snowflake_kit::sql::POSTGRES_FUNCTIONS` in Rust and `snowflake sql postgres` on the command
--- line, which also writes it for another schema.
+-- and later: the bodies are SQL-standard, bound to their operators when they are created,
+-- whatever a caller's search_path says). Load it again at will: every statement is
+-- CREATE OR REPLACE, and the schema is made only when it is missing. The same text is
+-- `snowflake_kit::sql::POSTGRES_FUNCTIONS` in Rust and `snowflake sql postgres` on the
+-- command line, which also writes it for another schema. Give it a schema of its own:
+-- the functions' names are short, and the helpers' start with `_`.
 --
 -- An ID is a BIGINT: a zero sign bit, 41 bits of milliseconds since the Twitter epoch
 -- (1288834974657 = 2010-11-04T01:42:54.657Z), 5 bits of datacenter, 5 of machine, 12 of
 -- sequence. These functions and the Rust runtime agree on every answer and every error
 -- (snowflake-kit's tests check them against each other on a real PostgreSQL).
 --
--- Each function is one SQL expression, IMMUTABLE and PARALLEL SAFE, so that the planner
--- inlines it into the query: `snowflake.unix_ms(id)` costs what `(id >> 22) + 1288834974657`
+-- Each function is one SQL expression, IMMUTABLE and PARALLEL SAFE, that the planner
+-- inlines into the query: `snowflake.unix_ms(id)` costs what `(id >> 22) + 1288834974657`
 -- costs, and `id BETWEEN snowflake.first_at(a) AND snowflake.last_at(b)` is a range scan of
 -- the key's index. NULL in, NULL out. A bad value raises SQLSTATE 22003
 -- (numeric_value_out_of_range) in the runtime's words; a time finer than a millisecond,
--- 22023 (invalid_parameter_value).
+-- 22023 (invalid_parameter_value). Called with constants, a function is evaluated when the
+-- query is planned, and so is its error.
 
-CREATE SCHEMA IF NOT EXISTS snowflake;
+DO $$
+BEGIN
+    -- CREATE SCHEMA IF NOT EXISTS would ask for CREATE on the database even when the
+    -- schema is there: a migration's role may lack it.
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_namespace WHERE nspname = 'snowflake') THEN
+        CREATE SCHEMA snowflake;
+    END IF;
+END
+$$;
 
 -- The errors, raised only from the branch of a CASE that needs them. The message carries
--- the value, so that the planner cannot evaluate a call ahead of the row it belongs to; the
--- value is cast to text explicitly (`id::text ||`), since `bigint || text` is only STABLE and
--- would keep the function from being inlined.
-CREATE OR REPLACE FUNCTION snowflake.out_of_range(message text) RETURNS bigint
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+-- the value, so that the planner cannot evaluate a call ahead of the row it belongs to;
+-- numbers are cast to text explicitly (`id::text ||`), since `bigint || text` is only STABLE
+-- and would keep a function from being inlined. COST 1: a call that raises is never paid
+-- for a row that passes, and a higher cost would keep the planner from inlining the
+-- functions whose arguments hold one.
+CREATE OR REPLACE FUNCTION snowflake._out_of_range(message text) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE COST 1 AS $$
 BEGIN
     RAISE EXCEPTION USING ERRCODE = 'numeric_value_out_of_range', MESSAGE = message;
 END
 $$;
 
-CREATE OR REPLACE FUNCTION snowflake.finer_than_a_millisecond(at timestamptz) RETURNS bigint
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+CREATE OR REPLACE FUNCTION snowflake._finer_than_a_millisecond(message text) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE COST 1 AS $$
 BEGIN
-    RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value',
-        MESSAGE = format('%s: finer than a millisecond: snowflake timestamps are whole '
-            'milliseconds, so fraction digits past the third must be 0', at);
+    RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = message;
 END
 $$;
 
 -- An ID's BIGINT, checked: every non-negative BIGINT is an ID.
-CREATE OR REPLACE FUNCTION snowflake.checked(id bigint) RETURNS bigint
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT CASE WHEN id < 0
-        THEN snowflake.out_of_range(id::text || ' is out of range: a snowflake id is in 0..=9223372036854775807')
-        ELSE id END
-$$;
+CREATE OR REPLACE FUNCTION snowflake._checked(id bigint) RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE WHEN id < 0
+    THEN snowflake._out_of_range(id::text || ' is out of range: a snowflake id is in 0..=9223372036854775807')
+    ELSE id END;
 
 -- Decoding.
 
 CREATE OR REPLACE FUNCTION snowflake.unix_ms(id bigint) RETURNS bigint
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT (snowflake.checked(id) >> 22) + 1288834974657
-$$;
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN (snowflake._checked(id) >> 22) + 1288834974657;
 
 CREATE OR REPLACE FUNCTION snowflake.datacenter(id bigint) RETURNS integer
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT ((snowflake.checked(id) >> 17) & 31)::integer
-$$;
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN ((snowflake._checked(id) >> 17) & 31::bigint)::integer;
 
 CREATE OR REPLACE FUNCTION snowflake.machine(id bigint) RETURNS integer
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT ((snowflake.checked(id) >> 12) & 31)::integer
-$$;
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN ((snowflake._checked(id) >> 12) & 31::bigint)::integer;
 
 CREATE OR REPLACE FUNCTION snowflake.sequence(id bigint) RETURNS integer
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT (snowflake.checked(id) & 4095)::integer
-$$;
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN (snowflake._checked(id) & 4095::bigint)::integer;
 
 -- The time of an ID, exact to the millisecond: whole milliseconds times an interval of one,
 -- on a UTC timestamp (interval multiplication takes a float8 factor, which holds every
 -- millisecond count below 2^53 exactly; the format's stop at 2^41).
+CREATE OR REPLACE FUNCTION snowflake._utc(id bigint) RETURNS timestamp
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN timestamp '1970-01-01 00:00:00' + snowflake.unix_ms(id) * interval '1 millisecond';
+
 CREATE OR REPLACE FUNCTION snowflake.issued_at(id bigint) RETURNS timestamptz
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT timezone('UTC', timestamp '1970-01-01 00:00:00'
-        + snowflake.unix_ms(id) * interval '1 millisecond')
-$$;
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN timezone('UTC', snowflake._utc(id));
 
 -- RFC 3339 as the runtime writes it: UTC, three fraction digits (2022-06-28T16:07:40.105Z).
 -- Built from the fields, not by to_char, whose output depends on the session's settings.
-CREATE OR REPLACE FUNCTION snowflake.rfc3339_of(t timestamp, unix_ms bigint) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT lpad(extract(year FROM t)::integer::text, 4, '0')
-        || '-' || lpad(extract(month FROM t)::integer::text, 2, '0')
-        || '-' || lpad(extract(day FROM t)::integer::text, 2, '0')
-        || 'T' || lpad(extract(hour FROM t)::integer::text, 2, '0')
-        || ':' || lpad(extract(minute FROM t)::integer::text, 2, '0')
-        || ':' || lpad(floor(extract(second FROM t))::integer::text, 2, '0')
-        || '.' || lpad((unix_ms % 1000)::text, 3, '0') || 'Z'
-$$;
-
 CREATE OR REPLACE FUNCTION snowflake.rfc3339(id bigint) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT snowflake.rfc3339_of(timezone('UTC', snowflake.issued_at(id)), snowflake.unix_ms(id))
-$$;
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN lpad(extract(year FROM snowflake._utc(id))::integer::text, 4, '0')
+    || '-' || lpad(extract(month FROM snowflake._utc(id))::integer::text, 2, '0')
+    || '-' || lpad(extract(day FROM snowflake._utc(id))::integer::text, 2, '0')
+    || 'T' || lpad(extract(hour FROM snowflake._utc(id))::integer::text, 2, '0')
+    || ':' || lpad(extract(minute FROM snowflake._utc(id))::integer::text, 2, '0')
+    || ':' || lpad(floor(extract(second FROM snowflake._utc(id)))::integer::text, 2, '0')
+    || '.' || lpad((snowflake.unix_ms(id) % 1000::bigint)::text, 3, '0') || 'Z';
 
 -- The 64 bits in five groups, from the top bit: sign, timestamp, datacenter, machine,
 -- sequence, as the runtime's segmented binary.
-CREATE OR REPLACE FUNCTION snowflake.segmented(bits text) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT substr(bits, 1, 1) || ' ' || substr(bits, 2, 41) || ' ' || substr(bits, 43, 5)
-        || ' ' || substr(bits, 48, 5) || ' ' || substr(bits, 53, 12)
-$$;
+CREATE OR REPLACE FUNCTION snowflake._segmented(bits text) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN substr(bits, 1, 1) || ' ' || substr(bits, 2, 41) || ' ' || substr(bits, 43, 5)
+    || ' ' || substr(bits, 48, 5) || ' ' || substr(bits, 53, 12);
 
 CREATE OR REPLACE FUNCTION snowflake.segmented_binary(id bigint) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT snowflake.segmented(snowflake.checked(id)::bit(64)::text)
-$$;
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN snowflake._segmented(snowflake._checked(id)::bit(64)::text);
 
 -- Composing.
 
 CREATE OR REPLACE FUNCTION snowflake.compose(unix_ms bigint, datacenter integer,
     machine integer, sequence integer DEFAULT 0) RETURNS bigint
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT CASE
-        WHEN unix_ms < 1288834974657 THEN snowflake.out_of_range('timestamp ' || unix_ms::text
-            || ' ms is out of range 1288834974657..=3487858230208 ms: it is before the Twitter epoch (2010-11-04T01:42:54.657Z)')
-        WHEN unix_ms > 3487858230208 THEN snowflake.out_of_range('timestamp ' || unix_ms::text
-            || ' ms is out of range 1288834974657..=3487858230208 ms: it is after the last one 41 bits hold (2080-07-10T17:30:30.208Z)')
-        WHEN datacenter NOT BETWEEN 0 AND 31 THEN snowflake.out_of_range('datacenter '
-            || datacenter::text || ' is out of range 0..=31 (5 bits)')
-        WHEN machine NOT BETWEEN 0 AND 31 THEN snowflake.out_of_range('machine '
-            || machine::text || ' is out of range 0..=31 (5 bits)')
-        WHEN sequence NOT BETWEEN 0 AND 4095 THEN snowflake.out_of_range('sequence '
-            || sequence::text || ' is out of range 0..=4095 (12 bits)')
-        ELSE ((unix_ms - 1288834974657) << 22) | (datacenter::bigint << 17)
-            | (machine::bigint << 12) | sequence
-    END
-$$;
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE
+    WHEN unix_ms < 1288834974657 THEN snowflake._out_of_range('timestamp ' || unix_ms::text
+        || ' ms is out of range 1288834974657..=3487858230208 ms: it is before the Twitter epoch (2010-11-04T01:42:54.657Z)')
+    WHEN unix_ms > 3487858230208 THEN snowflake._out_of_range('timestamp ' || unix_ms::text
+        || ' ms is out of range 1288834974657..=3487858230208 ms: it is after the last one 41 bits hold (2080-07-10T17:30:30.208Z)')
+    WHEN datacenter NOT BETWEEN 0 AND 31 THEN snowflake._out_of_range('datacenter '
+        || datacenter::text || ' is out of range 0..=31 (5 bits)')
+    WHEN machine NOT BETWEEN 0 AND 31 THEN snowflake._out_of_range('machine '
+        || machine::text || ' is out of range 0..=31 (5 bits)')
+    WHEN sequence NOT BETWEEN 0 AND 4095 THEN snowflake._out_of_range('sequence '
+        || sequence::text || ' is out of range 0..=4095 (12 bits)')
+    ELSE ((unix_ms - 1288834974657) << 22) | (datacenter::bigint << 17)
+        | (machine::bigint << 12) | sequence::bigint
+END;
 
--- A time as Unix milliseconds, exact (extract gives a numeric); finer than a millisecond is
--- an error, as in the runtime.
-CREATE OR REPLACE FUNCTION snowflake.ms_of(at timestamptz) RETURNS numeric
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT extract(epoch FROM timezone('UTC', at)) * 1000
-$$;
+-- A time as Unix milliseconds, exact: extract gives a numeric (±Infinity for ±infinity).
+CREATE OR REPLACE FUNCTION snowflake._ms_of(at timestamptz) RETURNS numeric
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN extract(epoch FROM timezone('UTC', at)) * 1000;
 
-CREATE OR REPLACE FUNCTION snowflake.to_unix_ms(at timestamptz) RETURNS bigint
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT CASE WHEN snowflake.ms_of(at) <> trunc(snowflake.ms_of(at))
-        THEN snowflake.finer_than_a_millisecond(at)
-        ELSE snowflake.ms_of(at)::bigint END
-$$;
+-- compose from a time's milliseconds (`_ms_of`): finer than a millisecond is an error, first,
+-- as the runtime's reader of dates finds it first; the infinities are beyond the span's ends.
+CREATE OR REPLACE FUNCTION snowflake._compose_at(ms numeric, datacenter integer,
+    machine integer, sequence integer) RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE
+    WHEN ms <> trunc(ms) THEN snowflake._finer_than_a_millisecond('timestamp '
+        || trim_scale(ms)::text || ' ms is finer than a millisecond: snowflake timestamps are '
+        || 'whole milliseconds, so fraction digits past the third must be 0')
+    WHEN ms < 1288834974657 THEN snowflake._out_of_range('timestamp ' || trim_scale(ms)::text
+        || ' ms is out of range 1288834974657..=3487858230208 ms: it is before the Twitter epoch (2010-11-04T01:42:54.657Z)')
+    WHEN ms > 3487858230208 THEN snowflake._out_of_range('timestamp ' || trim_scale(ms)::text
+        || ' ms is out of range 1288834974657..=3487858230208 ms: it is after the last one 41 bits hold (2080-07-10T17:30:30.208Z)')
+    ELSE snowflake.compose(ms::bigint, datacenter, machine, sequence)
+END;
 
 CREATE OR REPLACE FUNCTION snowflake.compose(at timestamptz, datacenter integer,
     machine integer, sequence integer DEFAULT 0) RETURNS bigint
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT snowflake.compose(snowflake.to_unix_ms(at), datacenter, machine, sequence)
-$$;
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN snowflake._compose_at(snowflake._ms_of(at), datacenter, machine, sequence);
 
 -- Time ranges: the bounds of `WHERE id BETWEEN first AND last`.
 
 -- The smallest ID of the millisecond `at`: datacenter, machine and sequence 0.
 CREATE OR REPLACE FUNCTION snowflake.first_at(at timestamptz) RETURNS bigint
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT snowflake.compose(snowflake.to_unix_ms(at), 0, 0, 0)
-$$;
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN snowflake._compose_at(snowflake._ms_of(at), 0, 0, 0);
 
 -- The largest ID of the millisecond `at`: datacenter 31, machine 31, sequence 4095.
 CREATE OR REPLACE FUNCTION snowflake.last_at(at timestamptz) RETURNS bigint
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT snowflake.compose(snowflake.to_unix_ms(at), 31, 31, 4095)
-$$;
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN snowflake._compose_at(snowflake._ms_of(at), 31, 31, 4095);
 
 -- The IDs issued in the half-open range of times [from, until), clamped to the format's
 -- span as the runtime's issued_in clamps: `id BETWEEN snowflake.issued_in_start(a, b) AND
--- snowflake.issued_in_end(a, b)`. Times outside the span are no error; no ID lies in an
--- empty range (start > end, as the runtime's empty range 9223372036854775807..=0). A
--- millisecond only partly in the range counts as in it.
-CREATE OR REPLACE FUNCTION snowflake.clamped_ms(at timestamptz, up boolean) RETURNS bigint
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT greatest(1288834974657, least(3487858230209,
-        CASE WHEN up THEN ceil(snowflake.ms_of(at)) ELSE floor(snowflake.ms_of(at)) END))::bigint
-        -- greatest and least pass over a NULL: NULL in is NULL out all the same.
-        + (snowflake.ms_of(at) * 0)::bigint
-$$;
+-- snowflake.issued_in_end(a, b)`. Times outside the span, ±infinity included, are no
+-- error; no ID lies in an empty range (start > end, as the runtime's empty range
+-- 9223372036854775807..=0). A millisecond only partly in the range counts as in it.
+CREATE OR REPLACE FUNCTION snowflake._clamped_ms(ms numeric) RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN greatest(1288834974657, least(3487858230209, ms))::bigint;
+
+-- Either end of the range of IDs of [from_ms, until_ms): `last` for the end. NULL for a
+-- NULL time, which greatest and least would pass over.
+CREATE OR REPLACE FUNCTION snowflake._issued_in(from_ms numeric, until_ms numeric, last boolean)
+RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE
+    WHEN from_ms IS NULL OR until_ms IS NULL THEN NULL
+    WHEN snowflake._clamped_ms(floor(from_ms)) >= snowflake._clamped_ms(ceil(until_ms))
+        THEN CASE WHEN last THEN 0 ELSE 9223372036854775807 END
+    WHEN last THEN ((snowflake._clamped_ms(ceil(until_ms)) - 1 - 1288834974657) << 22)
+        | 4194303::bigint
+    ELSE (snowflake._clamped_ms(floor(from_ms)) - 1288834974657) << 22
+END;
 
 CREATE OR REPLACE FUNCTION snowflake.issued_in_start("from" timestamptz, until timestamptz)
 RETURNS bigint
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT CASE
-        WHEN snowflake.clamped_ms("from", false) >= snowflake.clamped_ms(until, true)
-            THEN 9223372036854775807
-        ELSE (snowflake.clamped_ms("from", false) - 1288834974657) << 22
-    END
-$$;
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN snowflake._issued_in(snowflake._ms_of("from"), snowflake._ms_of(until), false);
 
 CREATE OR REPLACE FUNCTION snowflake.issued_in_end("from" timestamptz, until timestamptz)
 RETURNS bigint
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT CASE
-        WHEN snowflake.clamped_ms("from", false) >= snowflake.clamped_ms(until, true) THEN 0
-        ELSE ((snowflake.clamped_ms(until, true) - 1 - 1288834974657) << 22) | 4194303
-    END
-$$;
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN snowflake._issued_in(snowflake._ms_of("from"), snowflake._ms_of(until), true);

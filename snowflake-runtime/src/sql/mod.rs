@@ -20,11 +20,15 @@ mod sqlx_impl;
 /// datacenter, machine, sequence)`, and the same from a `timestamptz`), and time ranges
 /// (`first_at`, `last_at`, `issued_in_start` and `issued_in_end`), each answering as this
 /// crate does, errors included (SQLSTATE 22003 with this crate's words). Every function is
-/// `IMMUTABLE`, `PARALLEL SAFE` and inlined by the planner, so that `WHERE id BETWEEN
-/// snowflake.first_at($1) AND snowflake.last_at($2)` is a range scan of the key's index.
+/// `IMMUTABLE`, `PARALLEL SAFE` and inlined by the planner (all that is left of it in a plan
+/// is the expression, and a call that raises the error on the branch that needs it), so
+/// that `WHERE id BETWEEN snowflake.first_at($1) AND snowflake.last_at($2)` is a range scan
+/// of the key's index. The bodies are SQL-standard (`RETURN`), bound to their operators
+/// when they are made, whatever a caller's `search_path` holds.
 ///
-/// Idempotent: every statement is `CREATE OR REPLACE` or `IF NOT EXISTS`, so a migration
-/// may run it again. [`postgres_functions`] gives it for another schema; `snowflake sql
+/// Idempotent: every statement is `CREATE OR REPLACE`, and the schema is made only when it
+/// is missing (without asking for `CREATE` on the database then), so a migration may run
+/// it again. [`postgres_functions`] gives it for another schema; `snowflake sql
 /// postgres` prints it.
 ///
 /// ```
@@ -43,9 +47,10 @@ pub const POSTGRES_FUNCTIONS: &str = include_str!("../../sql/postgres.sql");
 /// use snowflake_kit::sql::postgres_functions;
 ///
 /// let sql = postgres_functions("ids")?;
-/// assert!(sql.contains("CREATE SCHEMA IF NOT EXISTS ids;"));
-/// assert!(sql.contains("CREATE OR REPLACE FUNCTION ids.unix_ms(id bigint)"));
+/// assert!(sql.contains(r#"CREATE SCHEMA "ids";"#));
+/// assert!(sql.contains(r#"CREATE OR REPLACE FUNCTION "ids".unix_ms(id bigint)"#));
 /// assert!(!sql.contains("snowflake."));
+/// assert_eq!(postgres_functions("snowflake")?, snowflake_kit::sql::POSTGRES_FUNCTIONS);
 /// assert_eq!(
 ///     postgres_functions("Ids").unwrap_err().to_string(),
 ///     "schema \"Ids\": expected lower-case letters, digits and `_`, not starting with a \
@@ -61,13 +66,20 @@ pub const POSTGRES_FUNCTIONS: &str = include_str!("../../sql/postgres.sql");
 #[cfg(feature = "std")]
 pub fn postgres_functions(schema: &str) -> Result<std::string::String, SchemaNameError> {
     check_schema_name(schema)?;
-    // The schema's name stands in the text only as the qualifier of each name, and in the
-    // statement that creates it.
+    if schema == "snowflake" {
+        return Ok(POSTGRES_FUNCTIONS.into());
+    }
+    // The schema's name stands in the text only as the qualifier of each name, and where
+    // the schema is made; quoted, so that a name that is also a keyword (`user`) works.
     Ok(POSTGRES_FUNCTIONS
-        .replace("snowflake.", &std::format!("{schema}."))
+        .replace("snowflake.", &std::format!("\"{schema}\"."))
         .replace(
-            "CREATE SCHEMA IF NOT EXISTS snowflake;",
-            &std::format!("CREATE SCHEMA IF NOT EXISTS {schema};"),
+            "nspname = 'snowflake'",
+            &std::format!("nspname = '{schema}'"),
+        )
+        .replace(
+            "CREATE SCHEMA snowflake;",
+            &std::format!("CREATE SCHEMA \"{schema}\";"),
         ))
 }
 

@@ -11,7 +11,8 @@ use std::time::SystemTime;
 
 use snowflake_kit::sql::{POSTGRES_FUNCTIONS, postgres_functions};
 use snowflake_kit::{
-    FieldRangeError, MAX_TIMESTAMP_MS, Snowflake, TWITTER_EPOCH_MS, compose, parse_rfc3339,
+    FieldRangeError, MAX_TIMESTAMP_MS, Rfc3339Error, Snowflake, TWITTER_EPOCH_MS, compose,
+    parse_rfc3339,
 };
 use support::edges;
 use support::pg::{self, Pg};
@@ -276,18 +277,41 @@ async fn every_error_is_the_runtimes_in_sqlstate_22003() {
 #[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
 async fn finer_than_a_millisecond_is_refused_and_null_passes_through() {
     let (_pg, client) = client("finer").await;
-    // Finer than a millisecond, as the runtime refuses it.
-    for sql in [
-        "SELECT finer.compose(timestamptz '2022-06-28T16:07:40.1051Z', 1, 1)",
-        "SELECT finer.first_at(timestamptz '2022-06-28T16:07:40.105001Z')",
-        "SELECT finer.last_at(timestamptz '2022-06-28T16:07:40.1059Z')",
+    // Finer than a millisecond, as the runtime refuses it, in its words; and the infinities,
+    // beyond each end of the span.
+    let finer = Rfc3339Error::FinerThanMillisecond;
+    for (sql, code, message) in [
+        (
+            "SELECT finer.compose(timestamptz '2022-06-28T16:07:40.1051Z', 1, 1)",
+            SqlState::INVALID_PARAMETER_VALUE,
+            format!("timestamp 1656432460105.1 ms is {finer}"),
+        ),
+        (
+            "SELECT finer.first_at(timestamptz '2022-06-28T16:07:40.105001Z')",
+            SqlState::INVALID_PARAMETER_VALUE,
+            format!("timestamp 1656432460105.001 ms is {finer}"),
+        ),
+        (
+            "SELECT finer.last_at(timestamptz '2022-06-28T16:07:40.1059Z')",
+            SqlState::INVALID_PARAMETER_VALUE,
+            format!("timestamp 1656432460105.9 ms is {finer}"),
+        ),
+        (
+            "SELECT finer.compose(timestamptz 'infinity', 1, 1)",
+            SqlState::NUMERIC_VALUE_OUT_OF_RANGE,
+            FieldRangeError::TimestampAfterMax(1)
+                .to_string()
+                .replace(" 1 ms", " Infinity ms"),
+        ),
+        (
+            "SELECT finer.first_at(timestamptz '-infinity')",
+            SqlState::NUMERIC_VALUE_OUT_OF_RANGE,
+            FieldRangeError::TimestampBeforeEpoch(1)
+                .to_string()
+                .replace(" 1 ms", " -Infinity ms"),
+        ),
     ] {
-        let (code, message) = error_of(&client, sql).await;
-        assert_eq!(code, SqlState::INVALID_PARAMETER_VALUE, "{sql}");
-        assert!(
-            message.ends_with(": finer than a millisecond: snowflake timestamps are whole milliseconds, so fraction digits past the third must be 0"),
-            "{sql}: {message}"
-        );
+        assert_eq!(error_of(&client, sql).await, (code, message), "{sql}");
     }
     assert!(parse_rfc3339("2022-06-28T16:07:40.1051Z").is_err());
     // The edges that are allowed are: 4095, 31, the epoch, 2080.
@@ -320,7 +344,8 @@ async fn finer_than_a_millisecond_is_refused_and_null_passes_through() {
              AND finer.compose(1288834975657, 1, NULL) IS NULL AND finer.compose(1288834975657, 1, 1, NULL) IS NULL \
              AND finer.compose(NULL::timestamptz, 1, 1) IS NULL \
              AND finer.first_at(NULL) IS NULL AND finer.last_at(NULL) IS NULL \
-             AND finer.issued_in_start(NULL, now()) IS NULL AND finer.issued_in_end(now(), NULL) IS NULL",
+             AND finer.issued_in_start(NULL, now()) IS NULL AND finer.issued_in_end(now(), NULL) IS NULL \
+             AND finer.issued_in_start(now(), NULL) IS NULL AND finer.issued_in_end(NULL, now()) IS NULL",
             &[],
         )
         .await
@@ -389,6 +414,35 @@ async fn time_ranges_are_the_runtimes() {
             (row.get::<_, i64>(0), row.get::<_, i64>(1)),
             (expected.start().as_i64(), expected.end().as_i64()),
             "{from_text}..{until_text}"
+        );
+    }
+    // The infinities are times too: an open end of a range.
+    for (from, until, expected) in [
+        ("-infinity", "infinity", Snowflake::issued_in(0..u64::MAX)),
+        (
+            "-infinity",
+            "2022-06-28T16:07:40.106Z",
+            Snowflake::issued_in(0..1_656_432_460_106),
+        ),
+        (
+            "2022-06-28T16:07:40.105Z",
+            "infinity",
+            Snowflake::issued_in(1_656_432_460_105..u64::MAX),
+        ),
+        ("infinity", "-infinity", Snowflake::issued_in(5..5)),
+    ] {
+        let row = client
+            .query_one(
+                "SELECT ranges.issued_in_start($1::text::timestamptz, $2::text::timestamptz), \
+                 ranges.issued_in_end($1::text::timestamptz, $2::text::timestamptz)",
+                &[&from, &until],
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            (row.get::<_, i64>(0), row.get::<_, i64>(1)),
+            (expected.start().as_i64(), expected.end().as_i64()),
+            "{from}..{until}"
         );
     }
     // A millisecond partly in the range counts as in it, at both ends.
@@ -512,7 +566,15 @@ async fn the_planner_inlines_them_and_scans_the_index_for_a_time_range() {
                 .join("\n")
         }
     };
-    // Inlined: the plan computes the expression, and calls none of the functions by name.
+    // Inlined, on a column: the plan computes each expression, and the only functions of
+    // the schema it still calls are the two that raise an error, on the branches that need
+    // them.
+    client
+        .batch_execute(
+            "CREATE TABLE inlined.times AS SELECT id, inlined.issued_at(id) AS at FROM inlined.t",
+        )
+        .await
+        .unwrap();
     for (call, inlined) in [
         (
             "inlined.unix_ms(id)",
@@ -522,34 +584,84 @@ async fn the_planner_inlines_them_and_scans_the_index_for_a_time_range() {
         ("inlined.machine(id)", "END >> 12) & '31'::bigint"),
         ("inlined.sequence(id)", "END & '4095'::bigint"),
         ("inlined.issued_at(id)", "'00:00:00.001'::interval"),
+        ("inlined.rfc3339(id)", "lpad("),
+        ("inlined.segmented_binary(id)", "::bit(64)"),
         (
             "inlined.compose(id, 1, 1, 0)",
             "((id - '1288834974657'::bigint) << 22)",
         ),
-        ("inlined.rfc3339(id)", "inlined.rfc3339_of("),
-        ("inlined.segmented_binary(id)", "inlined.segmented("),
+        (
+            "inlined.compose(at, 1, 1)",
+            "EXTRACT(epoch FROM timezone('UTC'::text, at))",
+        ),
+        (
+            "inlined.first_at(at)",
+            "EXTRACT(epoch FROM timezone('UTC'::text, at))",
+        ),
+        ("inlined.last_at(at)", "| '4095'::bigint"),
+        ("inlined.issued_in_start(at, at)", "GREATEST("),
+        ("inlined.issued_in_end(at, at)", "'4194303'::bigint"),
     ] {
-        let name = call.split('(').next().unwrap();
-        let plan = plan(format!("SELECT {call} FROM inlined.t")).await;
+        let plan = plan(format!("SELECT {call} FROM inlined.times")).await;
         assert!(plan.contains(inlined), "{call}:\n{plan}");
-        assert!(
-            !plan.contains(&format!("{name}(")),
-            "{call} is called, not inlined:\n{plan}"
+        // Each `inlined.NAME(` of the plan: a call of one of the schema's functions.
+        let called: Vec<&str> = plan
+            .split("inlined.")
+            .skip(1)
+            .filter_map(|rest| {
+                let name = rest
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .next()?;
+                rest[name.len()..].starts_with('(').then_some(name)
+            })
+            .filter(|name| !["_out_of_range", "_finer_than_a_millisecond"].contains(name))
+            .collect();
+        assert_eq!(
+            called,
+            Vec::<&str>::new(),
+            "{call} calls, not inlined:\n{plan}"
         );
     }
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn a_time_range_is_a_range_scan_of_the_index() {
+    let (_pg, client) = client("ranged").await;
+    client
+        .batch_execute(
+            "CREATE TABLE ranged.t (id bigint PRIMARY KEY); \
+             INSERT INTO ranged.t SELECT (g::bigint << 22) | (g % 4096) FROM generate_series(1, 100000) g; \
+             ANALYZE ranged.t",
+        )
+        .await
+        .unwrap();
+    let plan = |sql: String| {
+        let client = &client;
+        async move {
+            client
+                .query(&format!("EXPLAIN (VERBOSE, COSTS OFF) {sql}"), &[])
+                .await
+                .unwrap()
+                .iter()
+                .map(|row| row.get::<_, String>(0))
+                .collect::<Vec<_>>()
+                .join("\n")
+        }
+    };
     // A time range is a range scan of the key's index, its bounds folded to constants.
     for (low, high) in [
         (
-            "inlined.first_at('2010-11-04T01:43:00Z')",
-            "inlined.last_at('2010-11-04T01:43:01Z')",
+            "ranged.first_at('2010-11-04T01:43:00Z')",
+            "ranged.last_at('2010-11-04T01:43:01Z')",
         ),
         (
-            "inlined.issued_in_start('2010-11-04T01:43:00Z', '2010-11-04T01:43:01Z')",
-            "inlined.issued_in_end('2010-11-04T01:43:00Z', '2010-11-04T01:43:01Z')",
+            "ranged.issued_in_start('2010-11-04T01:43:00Z', '2010-11-04T01:43:01Z')",
+            "ranged.issued_in_end('2010-11-04T01:43:00Z', '2010-11-04T01:43:01Z')",
         ),
     ] {
         let plan = plan(format!(
-            "SELECT id FROM inlined.t WHERE id BETWEEN {low} AND {high}"
+            "SELECT id FROM ranged.t WHERE id BETWEEN {low} AND {high}"
         ))
         .await;
         assert!(plan.contains("Index Only Scan using t_pkey"), "{plan}");
@@ -561,8 +673,8 @@ async fn the_planner_inlines_them_and_scans_the_index_for_a_time_range() {
     // And with bounds that are parameters, as an application binds them.
     let rows = client
         .query(
-            "SELECT count(*) FROM inlined.t WHERE id BETWEEN inlined.first_at($1::text::timestamptz) \
-             AND inlined.last_at($2::text::timestamptz)",
+            "SELECT count(*) FROM ranged.t WHERE id BETWEEN ranged.first_at($1::text::timestamptz) \
+             AND ranged.last_at($2::text::timestamptz)",
             &[&"2010-11-04T01:43:00Z", &"2010-11-04T01:43:01Z"],
         )
         .await
@@ -609,6 +721,34 @@ async fn the_file_loads_twice_and_into_another_schema() {
         (row.get::<_, i64>(0), row.get::<_, i64>(1)),
         (1_656_432_460_105, 1_656_432_460_105)
     );
+    // A role that owns its schema but may not create one in the database loads it again;
+    // so does a schema whose name is a keyword.
+    client
+        .batch_execute(
+            "CREATE ROLE migrator NOLOGIN; CREATE SCHEMA owned AUTHORIZATION migrator; \
+             SET ROLE migrator",
+        )
+        .await
+        .unwrap();
+    for _ in 0..2 {
+        client
+            .batch_execute(&postgres_functions("owned").unwrap())
+            .await
+            .expect("the schema's owner loads it without CREATE on the database");
+    }
+    client.batch_execute("RESET ROLE").await.unwrap();
+    client
+        .batch_execute(&postgres_functions("user").unwrap())
+        .await
+        .unwrap();
+    let row = client
+        .query_one(
+            "SELECT owned.machine(1541815603606036480), \"user\".machine(1541815603606036480)",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!((row.get::<_, i32>(0), row.get::<_, i32>(1)), (26, 26));
     // No function of one schema calls into the other.
     for (_, definition) in definitions().await {
         assert!(!definition.contains("snowflake."), "{definition}");
