@@ -7,8 +7,11 @@
   const decodeBox = document.getElementById("decode-id");
   const action = new URL(compose.getAttribute("action"), location.href);
   const fields = Array.from(compose.elements, (e) => e.name).filter(Boolean);
-  // The nodes listed first: adopting one takes it out of `from`'s live list.
-  const swap = (from, to) => to.replaceChildren(...Array.from(from.childNodes).map((n) => document.adoptNode(n)));
+  // The nodes listed first: adopting one takes it out of `from`'s live list. Unchanged
+  // parts stay as they are, so that a screen reader does not hear them again.
+  const swap = (from, to) => {
+    if (to.innerHTML !== from.innerHTML) to.replaceChildren(...Array.from(from.childNodes).map((n) => document.adoptNode(n)));
+  };
   const mark = (input, errorId, page) => {
     const error = page.getElementById(errorId);
     const wrong = error.textContent !== "";
@@ -32,28 +35,34 @@
     for (const f of fields) mark(document.getElementById(f), f + "-error", page);
     showCopy();
   };
-  // One request at a time per form: a newer one aborts the older, so answers never arrive out of order.
+  // One answer shown at a time, the newest asked for, whichever form asked: a later request
+  // of either form aborts an earlier one, and an answer that is no longer the newest is
+  // dropped, so answers never show out of order.
+  let latest = 0;
+  let inflight;
   const asker = (decoding) => {
-    let timer, inflight;
+    let timer;
     return {
       ask(query) {
         clearTimeout(timer);
         timer = setTimeout(async () => {
-          // The address keeps the values typed, once typing pauses: a reload or a shared
+          const mine = ++latest;
+          // The address keeps what was asked, once typing pauses: a reload or a shared
           // link shows the same.
-          if (!decoding) history.replaceState(null, "", "?" + query);
+          history.replaceState(null, "", "?" + query);
           if (inflight) inflight.abort();
           inflight = new AbortController();
           try {
             const answer = await fetch(action.pathname + "?" + query, { signal: inflight.signal });
             if (!answer.ok) return;
             const page = new DOMParser().parseFromString(await answer.text(), "text/html");
-            show(page, decoding);
+            if (mine === latest) show(page, decoding);
           } catch (e) { /* aborted, or offline: the form still works */ }
         }, 120);
       },
       clear() {
         clearTimeout(timer);
+        latest += 1;
         if (inflight) inflight.abort();
         document.getElementById("id-error").replaceChildren();
         decodeBox.removeAttribute("aria-invalid");

@@ -137,8 +137,8 @@ fn result(words: &Words, id: Snowflake) -> String {
 <code id="binary" dir="ltr">{bits}</code>
 <table id="legend"><thead><tr><th scope="col">{segment}</th><th scope="col">{bits_label}</th><th scope="col">{value}</th></tr></thead><tbody>{legend}</tbody></table>"#,
         id_label = words.get("result-id"),
-        copied = words.get("copied"),
-        selected = words.get("selected"),
+        copied = attribute(&words.get("copied")),
+        selected = attribute(&words.get("selected")),
         copy = words.get("copy"),
         time_label = words.get("result-time"),
         time = id.rfc3339(),
@@ -284,8 +284,8 @@ fn render(lang: Lang, origin: Option<&str>, params: &HashMap<String, String>) ->
         dir = lang.dir(),
         path = lang.path(),
         title = words.get("page-title"),
-        description = words.get("page-description").replace('"', "&quot;"),
-        languages_label = words.get("languages"),
+        description = attribute(&words.get("page-description")),
+        languages_label = attribute(&words.get("languages")),
         heading = words.get("page-heading"),
         lead = words.get("page-lead"),
         compose = words.get("compose"),
@@ -375,6 +375,11 @@ fn languages(
         );
     }
     (alternates, links)
+}
+
+/// A message of the catalogue (HTML) as an attribute's value: its text, quotes escaped.
+fn attribute(html: &str) -> String {
+    html.replace('"', "&quot;")
 }
 
 /// The attribute that marks an input whose error message is `message`, if any.

@@ -107,14 +107,16 @@ async fn each_language_lives_at_its_own_path() {
         .await
         .into_iter()
         .map(|page| {
-            page.body
-                .split("description\" content=\"")
-                .nth(1)
-                .unwrap()
-                .to_owned()
+            let rest = page.body.split("description\" content=\"").nth(1).unwrap();
+            rest.split('"').next().unwrap().to_owned()
         })
         .collect();
-    assert_eq!(descriptions.len(), 3);
+    assert_eq!(descriptions.len(), 3, "{descriptions:?}");
+    // Each the words of its catalogue alone, not the rest of the page.
+    assert!(
+        descriptions.iter().all(|d| !d.contains('<')),
+        "{descriptions:?}"
+    );
 }
 
 async fn futures_join(paths: [&str; 3]) -> Vec<Page> {

@@ -76,10 +76,7 @@ const IDS_PER_MS: u64 = MAX_SEQUENCE as u64 + 1;
 /// make, or `None` while a field is wrong).
 pub(crate) fn explanation(words: &Words, input: Option<Snowflake>) -> String {
     let args = Args::new(words.lang());
-    let worked = format!(
-        r#"<div id="worked" aria-live="polite">{}</div>"#,
-        worked_example(words, input)
-    );
+    let worked = format!(r#"<div id="worked">{}</div>"#, worked_example(words, input));
     [
         section(
             words,
