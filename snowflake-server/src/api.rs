@@ -293,7 +293,7 @@ pub(crate) async fn ids(
     responses((status = 200, description = "the identity", body = IdentityJson))
 )]
 pub(crate) async fn identity(State(state): State<Arc<AppState>>) -> Response {
-    Json(state.issuer.identity_json()).into_response()
+    Json(IdentityJson::of(&state.issuer)).into_response()
 }
 
 /// Alive: answers as long as the process serves.

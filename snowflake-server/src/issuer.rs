@@ -15,7 +15,6 @@ pub(crate) use self::lease::Lease;
 pub(crate) use self::refusal::Refusal;
 use self::refusal::refused;
 use self::source::Source;
-use crate::api::IdentityJson;
 use crate::fair::Queue;
 
 /// The service's source of IDs.
@@ -46,7 +45,8 @@ pub(crate) fn kind(choice: Choice) -> &'static str {
     }
 }
 
-fn rfc3339(ms: u64) -> Option<String> {
+/// Unix ms as RFC 3339, if the format can write it.
+pub(crate) fn rfc3339(ms: u64) -> Option<String> {
     snowflake_kit::Rfc3339::new(ms).map(|time| time.to_string())
 }
 
@@ -177,60 +177,6 @@ impl Issuer {
                 .map_or(0, |generator| generator.status().lease_losses),
             _ => 0,
         }
-    }
-
-    pub(crate) fn identity_json(&self) -> IdentityJson {
-        let mut json = IdentityJson {
-            kind: "none",
-            store: None,
-            datacenter: None,
-            machine: None,
-            state: None,
-            state_detail: None,
-            lease_valid_until: None,
-            ceiling: None,
-            lease_losses: None,
-            message: None,
-        };
-        match self {
-            Issuer::None => json.message = Some(NO_IDENTITY.to_owned()),
-            Issuer::Unleased(generator) => {
-                json.kind = UNLEASED;
-                json.datacenter = Some(generator.datacenter());
-                json.machine = Some(generator.machine());
-            }
-            Issuer::Leased(lease) => {
-                json.store = Some(lease.store.key());
-                let generator = match lease.generator() {
-                    Ok(generator) => generator,
-                    Err(Refusal(waiting)) => {
-                        json.kind = kind(lease.choice);
-                        match lease.choice {
-                            Choice::Exact(identity) => {
-                                json.datacenter = Some(identity.datacenter());
-                                json.machine = Some(identity.machine());
-                            }
-                            Choice::Datacenter(datacenter) => json.datacenter = Some(datacenter),
-                            Choice::Auto => {}
-                        }
-                        json.state = Some("claiming");
-                        json.state_detail = Some(waiting.clone());
-                        json.message = Some(waiting);
-                        return json;
-                    }
-                };
-                let status = generator.status();
-                json.kind = kind(generator.choice());
-                json.datacenter = Some(status.identity.datacenter());
-                json.machine = Some(status.identity.machine());
-                json.state = Some(status.state.key());
-                json.state_detail = Some(status.state.to_string());
-                json.lease_valid_until = rfc3339(status.lease_valid_until_ms);
-                json.ceiling = rfc3339(status.ceiling_ms);
-                json.lease_losses = Some(status.lease_losses);
-            }
-        }
-        json
     }
 
     /// Releases a leased identity, so that the next holder need not wait for its TTL.

@@ -2,6 +2,9 @@
 
 use serde::Serialize;
 
+use snowflake_lease::Choice;
+
+use crate::issuer::{Issuer, NO_IDENTITY, Refusal, UNLEASED, kind, rfc3339};
 use crate::openapi::fields;
 
 /// `GET /v1/identity`: where the IDs' identity comes from, and a lease's state.
@@ -40,4 +43,61 @@ pub(crate) struct IdentityJson {
     pub(crate) lease_losses: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) message: Option<String>,
+}
+
+impl IdentityJson {
+    /// The identity `issuer` issues with, as `/v1/identity` says it.
+    pub(crate) fn of(issuer: &Issuer) -> IdentityJson {
+        let mut json = IdentityJson {
+            kind: "none",
+            store: None,
+            datacenter: None,
+            machine: None,
+            state: None,
+            state_detail: None,
+            lease_valid_until: None,
+            ceiling: None,
+            lease_losses: None,
+            message: None,
+        };
+        match issuer {
+            Issuer::None => json.message = Some(NO_IDENTITY.to_owned()),
+            Issuer::Unleased(generator) => {
+                json.kind = UNLEASED;
+                json.datacenter = Some(generator.datacenter());
+                json.machine = Some(generator.machine());
+            }
+            Issuer::Leased(lease) => {
+                json.store = Some(lease.store.key());
+                let generator = match lease.generator() {
+                    Ok(generator) => generator,
+                    Err(Refusal(waiting)) => {
+                        json.kind = kind(lease.choice);
+                        match lease.choice {
+                            Choice::Exact(identity) => {
+                                json.datacenter = Some(identity.datacenter());
+                                json.machine = Some(identity.machine());
+                            }
+                            Choice::Datacenter(datacenter) => json.datacenter = Some(datacenter),
+                            Choice::Auto => {}
+                        }
+                        json.state = Some("claiming");
+                        json.state_detail = Some(waiting.clone());
+                        json.message = Some(waiting);
+                        return json;
+                    }
+                };
+                let status = generator.status();
+                json.kind = kind(generator.choice());
+                json.datacenter = Some(status.identity.datacenter());
+                json.machine = Some(status.identity.machine());
+                json.state = Some(status.state.key());
+                json.state_detail = Some(status.state.to_string());
+                json.lease_valid_until = rfc3339(status.lease_valid_until_ms);
+                json.ceiling = rfc3339(status.ceiling_ms);
+                json.lease_losses = Some(status.lease_losses);
+            }
+        }
+        json
+    }
 }

@@ -8,8 +8,8 @@ use super::Refusal;
 
 /// A leased identity, or what the claim of one waits for.
 pub(crate) struct Lease {
-    pub(super) choice: Choice,
-    pub(super) store: StoreKind,
+    pub(crate) choice: Choice,
+    pub(crate) store: StoreKind,
     pub(super) generator: OnceLock<LeasedGenerator>,
     waiting: Mutex<String>,
 }
@@ -47,7 +47,7 @@ impl Lease {
         let _ = self.generator.set(generator);
     }
 
-    pub(super) fn generator(&self) -> Result<&LeasedGenerator, Refusal> {
+    pub(crate) fn generator(&self) -> Result<&LeasedGenerator, Refusal> {
         self.generator.get().ok_or_else(|| {
             Refusal(
                 self.waiting
