@@ -143,12 +143,6 @@ impl fmt::Display for FlagError {
 
 impl std::error::Error for FlagError {}
 
-impl FlagError {
-    pub(crate) fn new(message: String) -> FlagError {
-        FlagError(message)
-    }
-}
-
 /// What the flags ask for. Exhaustive on purpose: a new action of the flags is one that
 /// an application matching on it must handle.
 #[derive(Debug)]

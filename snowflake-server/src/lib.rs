@@ -65,7 +65,7 @@ pub use tokio;
 
 pub use crate::config::{Config, StoreConfig};
 pub use crate::flags::{FlagError, Flags, Startup};
-pub use crate::logging::{LogFormat, init_logging};
+pub use crate::logging::{LogFormat, LoggingError, init_logging};
 pub use crate::serve::{
     ServeError, ServeErrorKind, Service, StopSignals, serve, serve_until_signal,
 };

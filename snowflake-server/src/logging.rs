@@ -2,11 +2,10 @@
 //! person at a terminal or as JSON lines for a collector, filtered by `RUST_LOG`
 //! (default `info`: one event per thing an operator needs to know, none per request).
 
+use std::fmt;
 use std::io::IsTerminal;
 
 use tracing_subscriber::EnvFilter;
-
-use crate::FlagError;
 
 /// How events are written: `--log-format`.
 ///
@@ -32,18 +31,18 @@ pub enum LogFormat {
 ///
 /// ```no_run
 /// snowflake_server::init_logging(snowflake_server::LogFormat::Json)?;
-/// # Ok::<(), snowflake_server::FlagError>(())
+/// # Ok::<(), snowflake_server::LoggingError>(())
 /// ```
 ///
 /// # Errors
 ///
 /// A `RUST_LOG` that does not parse, named; a subscriber installed already.
-pub fn init_logging(format: LogFormat) -> Result<(), FlagError> {
+pub fn init_logging(format: LogFormat) -> Result<(), LoggingError> {
     let filter = match std::env::var("RUST_LOG") {
-        Ok(text) if !text.is_empty() => EnvFilter::try_new(&text).map_err(|e| {
-            FlagError::new(format!(
+        Ok(text) if !text.is_empty() => EnvFilter::try_new(&text).map_err(|e| LoggingError {
+            message: format!(
                 "RUST_LOG {text:?} is not a filter such as info or snowflake_lease=debug: {e}"
-            ))
+            ),
         })?,
         _ => EnvFilter::new("info"),
     };
@@ -61,5 +60,28 @@ pub fn init_logging(format: LogFormat) -> Result<(), FlagError> {
     } else {
         builder.with_ansi(terminal).try_init()
     };
-    installed.map_err(|e| FlagError::new(format!("cannot install the log subscriber: {e}")))
+    installed.map_err(|e| LoggingError {
+        message: format!("cannot install the log subscriber: {e}"),
+    })
 }
+
+/// Why [`init_logging`] could not set up the events: a `RUST_LOG` that is no filter (named),
+/// or a subscriber installed already.
+///
+/// ```no_run
+/// if let Err(e) = snowflake_server::init_logging(snowflake_server::LogFormat::Text) {
+///     eprintln!("error: {e}"); // RUST_LOG "info,[" is not a filter such as info or ...
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoggingError {
+    message: String,
+}
+
+impl fmt::Display for LoggingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for LoggingError {}

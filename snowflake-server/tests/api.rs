@@ -764,6 +764,24 @@ fn usage(args: &[&str], message: &str) {
 }
 
 #[test]
+fn a_log_filter_that_is_no_filter_is_one_line_and_exit_2() {
+    let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
+        .args(["--listen", "127.0.0.1:0"])
+        .env("RUST_LOG", "info,[")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "error: RUST_LOG \"info,[\" is not a filter such as info or snowflake_lease=debug: "
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_port_in_use_and_a_silent_etcd_exit_1_naming_them() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();
