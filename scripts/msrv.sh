@@ -25,9 +25,12 @@ if ! /usr/bin/cargo --version 2>/dev/null | grep -q '^cargo 1\.85\.' ||
     [ "$(id -u)" = 0 ] || sudo="sudo"
     echo "installing rustc-web and cargo-web $version"
     $sudo apt-get update -qq
-    # --allow-downgrades: where a newer rustc-web (from bookworm-security) is installed.
+    # --allow-downgrades: where a newer rustc-web (from bookworm-security) is installed. Its
+    # standard library pinned too: apt would otherwise pick bookworm-security's newer one for
+    # rustc-web's exact dependency, and give up.
     if ! DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-        --allow-downgrades "rustc-web=$version" "cargo-web=$version" >/dev/null; then
+        --allow-downgrades "rustc-web=$version" "cargo-web=$version" \
+        "libstd-rust-web-dev=$version" >/dev/null; then
         echo "rustc-web and cargo-web $version could not be installed: if Debian no longer" \
             "serves that version, pin the 1.85 it serves here and in CONTRIBUTING.md" >&2
         exit 1
