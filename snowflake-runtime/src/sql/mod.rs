@@ -72,7 +72,10 @@ pub fn postgres_functions(schema: &str) -> Result<std::string::String, SchemaNam
     // The schema's name stands in the text only as the qualifier of each name, and where
     // the schema is made; quoted, so that a name that is also a keyword (`user`) works.
     Ok(POSTGRES_FUNCTIONS
-        .replace("the schema `snowflake`", &std::format!("the schema `{schema}`"))
+        .replace(
+            "the schema `snowflake`",
+            &std::format!("the schema `{schema}`"),
+        )
         .replace("snowflake.", &std::format!("\"{schema}\"."))
         .replace(
             "nspname = 'snowflake'",

@@ -541,31 +541,35 @@ async fn every_function_is_immutable_parallel_safe_and_inlined() {
     }
 }
 
+/// A table `SCHEMA.t` keyed by 100,000 IDs, one a millisecond from the epoch on, analysed.
+async fn keyed_table(client: &Client, schema: &str) {
+    client
+        .batch_execute(&format!(
+            "CREATE TABLE {schema}.t (id bigint PRIMARY KEY); \
+             INSERT INTO {schema}.t SELECT (g::bigint << 22) | (g % 4096) FROM generate_series(1, 100000) g; \
+             ANALYZE {schema}.t"
+        ))
+        .await
+        .unwrap();
+}
+
+/// The plan of `sql`, as `EXPLAIN (VERBOSE, COSTS OFF)` writes it.
+async fn plan(client: &Client, sql: String) -> String {
+    client
+        .query(&format!("EXPLAIN (VERBOSE, COSTS OFF) {sql}"), &[])
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| row.get::<_, String>(0))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[tokio::test]
 #[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
 async fn the_planner_inlines_them_and_scans_the_index_for_a_time_range() {
     let (_pg, client) = client("inlined").await;
-    client
-        .batch_execute(
-            "CREATE TABLE inlined.t (id bigint PRIMARY KEY); \
-             INSERT INTO inlined.t SELECT (g::bigint << 22) | (g % 4096) FROM generate_series(1, 100000) g; \
-             ANALYZE inlined.t",
-        )
-        .await
-        .unwrap();
-    let plan = |sql: String| {
-        let client = &client;
-        async move {
-            client
-                .query(&format!("EXPLAIN (VERBOSE, COSTS OFF) {sql}"), &[])
-                .await
-                .unwrap()
-                .iter()
-                .map(|row| row.get::<_, String>(0))
-                .collect::<Vec<_>>()
-                .join("\n")
-        }
-    };
+    keyed_table(&client, "inlined").await;
     // Inlined, on a column: the plan computes each expression, and the only functions of
     // the schema it still calls are the two that raise an error, on the branches that need
     // them.
@@ -602,7 +606,7 @@ async fn the_planner_inlines_them_and_scans_the_index_for_a_time_range() {
         ("inlined.issued_in_start(at, at)", "GREATEST("),
         ("inlined.issued_in_end(at, at)", "'4194303'::bigint"),
     ] {
-        let plan = plan(format!("SELECT {call} FROM inlined.times")).await;
+        let plan = plan(&client, format!("SELECT {call} FROM inlined.times")).await;
         assert!(plan.contains(inlined), "{call}:\n{plan}");
         // Each `inlined.NAME(` of the plan: a call of one of the schema's functions.
         let called: Vec<&str> = plan
@@ -628,27 +632,7 @@ async fn the_planner_inlines_them_and_scans_the_index_for_a_time_range() {
 #[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
 async fn a_time_range_is_a_range_scan_of_the_index() {
     let (_pg, client) = client("ranged").await;
-    client
-        .batch_execute(
-            "CREATE TABLE ranged.t (id bigint PRIMARY KEY); \
-             INSERT INTO ranged.t SELECT (g::bigint << 22) | (g % 4096) FROM generate_series(1, 100000) g; \
-             ANALYZE ranged.t",
-        )
-        .await
-        .unwrap();
-    let plan = |sql: String| {
-        let client = &client;
-        async move {
-            client
-                .query(&format!("EXPLAIN (VERBOSE, COSTS OFF) {sql}"), &[])
-                .await
-                .unwrap()
-                .iter()
-                .map(|row| row.get::<_, String>(0))
-                .collect::<Vec<_>>()
-                .join("\n")
-        }
-    };
+    keyed_table(&client, "ranged").await;
     // A time range is a range scan of the key's index, its bounds folded to constants.
     for (low, high) in [
         (
@@ -660,9 +644,10 @@ async fn a_time_range_is_a_range_scan_of_the_index() {
             "ranged.issued_in_end('2010-11-04T01:43:00Z', '2010-11-04T01:43:01Z')",
         ),
     ] {
-        let plan = plan(format!(
-            "SELECT id FROM ranged.t WHERE id BETWEEN {low} AND {high}"
-        ))
+        let plan = plan(
+            &client,
+            format!("SELECT id FROM ranged.t WHERE id BETWEEN {low} AND {high}"),
+        )
         .await;
         assert!(plan.contains("Index Only Scan using t_pkey"), "{plan}");
         assert!(
