@@ -79,6 +79,8 @@ fn page(
     if negotiated {
         headers.insert(header::VARY, HeaderValue::from_static("accept-language"));
     }
+    // A page without a timestamp shows an ID of now: a copy kept would show an old one.
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }
 

@@ -86,8 +86,10 @@ async fn each_language_lives_at_its_own_path() {
             .next()
             .unwrap();
         assert!(description.len() > 80, "{tag}: {description}");
-        // The same page whatever the browser asks for: no Vary needed.
+        // The same page whatever the browser asks for: no Vary needed. Never kept: a first
+        // visit shows an ID of now.
         assert_eq!(page.header("vary"), None, "{tag}");
+        assert_eq!(page.header("cache-control"), Some("no-store"), "{tag}");
         let hebrew = get(&format!("/{tag}/"), &[("accept-language", "he")]).await;
         assert!(
             hebrew.body.contains(&format!(r#"<html lang="{tag}""#)),
