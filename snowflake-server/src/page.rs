@@ -102,9 +102,6 @@ fn origin(headers: &HeaderMap) -> Option<String> {
     Some(format!("{}://{host}", if https { "https" } else { "http" }))
 }
 
-/// The query keys the page reads, in the order its links write them.
-const KEYS: [&str; 5] = ["ts", "dc", "machine", "seq", "id"];
-
 /// The result block for `id`: the ID, its time, its bits segment by segment.
 fn result(words: &Words, id: Snowflake) -> String {
     let mut bits = String::new();
@@ -194,9 +191,10 @@ fn sha256_base64(text: &str) -> String {
 
 /// The query that keeps the reader's values, for the links to the other languages.
 fn kept_query(params: &HashMap<String, String>) -> String {
-    let pairs: Vec<(&str, &str)> = KEYS
-        .iter()
-        .filter_map(|key| params.get(*key).map(|value| (*key, value.as_str())))
+    // The fields' keys, then the decode box's.
+    let keys = Field::ALL.map(Field::key).into_iter().chain(["id"]);
+    let pairs: Vec<(&str, &str)> = keys
+        .filter_map(|key| params.get(key).map(|value| (key, value.as_str())))
         .collect();
     if pairs.is_empty() {
         return String::new();
@@ -304,14 +302,12 @@ fn render(lang: Lang, origin: Option<&str>, params: &HashMap<String, String>) ->
 fn fields(words: &Words, form: &HashMap<String, String>, errors: &[Refused]) -> String {
     let input = |field: Field, default: &str| {
         let key = field.key();
-        let (label, hint, mode, class) = match field {
-            Field::Timestamp => ("field-ts", words.get("field-ts-hint"), "text", "field wide"),
+        // The field's label is the message `field-KEY`, as its name in a sentence is
+        // `name-KEY` and a segment's `segment-KEY`: named by the runtime's keys.
+        let label = words.get(&format!("field-{key}"));
+        let (hint, mode, class) = match field {
+            Field::Timestamp => (words.get("field-ts-hint"), "text", "field wide"),
             _ => (
-                match field {
-                    Field::Datacenter => "field-dc",
-                    Field::Machine => "field-machine",
-                    _ => "field-seq",
-                },
                 words.format(
                     "field-range-hint",
                     &Args::new(words.lang())
@@ -327,7 +323,7 @@ fn fields(words: &Words, form: &HashMap<String, String>, errors: &[Refused]) -> 
             r#"<div class="{class}"><label for="{key}">{} <span class="hint">{hint}</span></label>
 <input id="{key}" name="{key}" value="{}" inputmode="{mode}" dir="ltr" autocomplete="off" aria-describedby="{key}-error"{}>
 <p class="error" id="{key}-error" role="alert">{message}</p></div>"#,
-            words.get(label),
+            label,
             escape(form.get(key).map_or(default, String::as_str)),
             invalid(&message),
         )

@@ -29,16 +29,6 @@ pub(crate) fn expected(words: &Words, field: Field) -> String {
     }
 }
 
-/// The message id that names `field` in a sentence.
-pub(crate) fn name_id(field: Field) -> &'static str {
-    match field {
-        Field::Timestamp => "name-ts",
-        Field::Datacenter => "name-dc",
-        Field::Machine => "name-machine",
-        Field::Sequence => "name-seq",
-    }
-}
-
 /// Why `text` is not a value of `field`.
 pub(crate) fn field_error(
     words: &Words,
@@ -148,7 +138,7 @@ pub(crate) fn range_error(words: &Words, error: &FieldRangeError) -> String {
         "error-out-of-range",
         &args
             .typed("value", &value.to_string())
-            .html("name", words.get(name_id(field)))
+            .html("name", words.get(&format!("name-{}", field.key())))
             .number("min", field.min())
             .number("max", field.max())
             .select("bits", bits.into()),

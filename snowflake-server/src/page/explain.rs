@@ -3,6 +3,7 @@
 //! history, questions and sources. Every figure in it is the runtime's constant.
 
 use std::fmt::Write;
+use std::sync::LazyLock;
 
 use snowflake_kit::layout::{
     DATACENTER_BITS, DATACENTER_SHIFT, MACHINE_BITS, MACHINE_SHIFT, MAX_TIMESTAMP_DELTA,
@@ -13,6 +14,7 @@ use snowflake_kit::{
     Field, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, Snowflake, TWITTER_EPOCH_MS,
 };
 
+use super::lang::Lang;
 use super::words::{Args, Words, escape, ltr};
 
 /// An RFC 3339 time of the runtime's (UTC, three fraction digits) as the language writes
@@ -73,39 +75,43 @@ fn p(words: &Words, id: &str, args: &Args) -> String {
 const IDS_PER_MS: u64 = MAX_SEQUENCE as u64 + 1;
 
 /// The explanation, with the worked example for `input` (the ID that the form's values
-/// make, or `None` while a field is wrong).
+/// make, or `None` while a field is wrong). Around the example it is the same for every
+/// request in a language: written once per language, at the first page in it.
 pub(crate) fn explanation(words: &Words, input: Option<Snowflake>) -> String {
-    let args = Args::new(words.lang());
+    static AROUND: LazyLock<[(String, String); 3]> =
+        LazyLock::new(|| Lang::ALL.map(|lang| around_the_example(Words::of(lang))));
+    let (before, after) = &AROUND[words.lang().index()];
     let worked = format!(r#"<div id="worked">{}</div>"#, worked_example(words, input));
-    [
+    [before.as_str(), &section(words, "example", &worked), after].concat()
+}
+
+/// The sections before the worked example, and those after it.
+fn around_the_example(words: &Words) -> (String, String) {
+    let args = || Args::new(words.lang());
+    let before = [
         section(
             words,
             "about",
-            &p(words, "about-text", &args.ltr("year", epoch_year())),
+            &p(words, "about-text", &args().ltr("year", epoch_year())),
         ),
         section(words, "tool", &tool(words)),
         section(words, "structure", &structure(words)),
         section(words, "formula", &formula(words)),
-        section(words, "example", &worked),
-        section(
-            words,
-            "uses",
-            &p(words, "uses-text", &Args::new(words.lang())),
-        ),
+    ]
+    .concat();
+    let after = [
+        section(words, "uses", &p(words, "uses-text", &args())),
         section(words, "limits", &limits(words)),
         section(
             words,
             "history",
-            &p(
-                words,
-                "history-text",
-                &Args::new(words.lang()).ltr("year", epoch_year()),
-            ),
+            &p(words, "history-text", &args().ltr("year", epoch_year())),
         ),
         section(words, "faq", &faq(words)),
         section(words, "sources", &sources(words)),
     ]
-    .concat()
+    .concat();
+    (before, after)
 }
 
 /// How the page works: the four inputs with their ranges, the result, the epoch.

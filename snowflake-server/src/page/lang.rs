@@ -16,6 +16,15 @@ impl Lang {
     /// Every language, in the order the page lists them.
     pub(crate) const ALL: [Lang; 3] = [Lang::Id, Lang::He, Lang::En];
 
+    /// Its place in [`Lang::ALL`].
+    pub(crate) const fn index(self) -> usize {
+        match self {
+            Lang::Id => 0,
+            Lang::He => 1,
+            Lang::En => 2,
+        }
+    }
+
     /// Its BCP 47 tag, as `lang` and `hreflang` write it, and its path's name.
     pub(crate) const fn tag(self) -> &'static str {
         match self {
@@ -178,6 +187,13 @@ mod tests {
         assert_eq!(Lang::Id.tenths(697), "69,7");
         assert_eq!(Lang::He.tenths(697), "69.7");
         assert_eq!(Lang::En.tenths(12_340), "1,234.0");
+    }
+
+    #[test]
+    fn each_language_knows_its_place_in_all() {
+        for (i, lang) in Lang::ALL.iter().enumerate() {
+            assert_eq!(lang.index(), i, "{lang:?}");
+        }
     }
 
     #[test]

@@ -28,11 +28,7 @@ static CATALOGUES: LazyLock<[Words; 3]> =
 impl Words {
     /// The catalogue of `lang`.
     pub(crate) fn of(lang: Lang) -> &'static Words {
-        let index = Lang::ALL
-            .iter()
-            .position(|l| *l == lang)
-            .expect("internal error: every language is in Lang::ALL");
-        &CATALOGUES[index]
+        &CATALOGUES[lang.index()]
     }
 
     /// Reads a catalogue. A file that Fluent cannot read is a bug of ours, found by the
