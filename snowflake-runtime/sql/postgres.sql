@@ -32,23 +32,17 @@ BEGIN
 END
 $$;
 
--- The errors, raised only from the branch of a CASE that needs them. The message carries
+-- The errors, raised only from the branch of a CASE that needs them: 22003
+-- (numeric_value_out_of_range) or 22023 (invalid_parameter_value). The message carries
 -- the value, so that the planner cannot evaluate a call ahead of the row it belongs to;
 -- numbers are cast to text explicitly (`id::text ||`), since `bigint || text` is only STABLE
 -- and would keep a function from being inlined. COST 1: a call that raises is never paid
 -- for a row that passes, and a higher cost would keep the planner from inlining the
 -- functions whose arguments hold one.
-CREATE OR REPLACE FUNCTION snowflake._out_of_range(message text) RETURNS bigint
+CREATE OR REPLACE FUNCTION snowflake._raise(code text, message text) RETURNS bigint
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE COST 1 AS $$
 BEGIN
-    RAISE EXCEPTION USING ERRCODE = 'numeric_value_out_of_range', MESSAGE = message;
-END
-$$;
-
-CREATE OR REPLACE FUNCTION snowflake._finer_than_a_millisecond(message text) RETURNS bigint
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE COST 1 AS $$
-BEGIN
-    RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = message;
+    RAISE EXCEPTION USING ERRCODE = code, MESSAGE = message;
 END
 $$;
 
@@ -56,7 +50,7 @@ $$;
 CREATE OR REPLACE FUNCTION snowflake._checked(id bigint) RETURNS bigint
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN CASE WHEN id < 0
-    THEN snowflake._out_of_range(id::text || ' is out of range: a snowflake id is in 0..=9223372036854775807')
+    THEN snowflake._raise('22003', id::text || ' is out of range: a snowflake id is in 0..=9223372036854775807')
     ELSE id END;
 
 -- Decoding.
@@ -117,15 +111,15 @@ CREATE OR REPLACE FUNCTION snowflake.compose(unix_ms bigint, datacenter integer,
     machine integer, sequence integer DEFAULT 0) RETURNS bigint
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN CASE
-    WHEN unix_ms < 1288834974657 THEN snowflake._out_of_range('timestamp ' || unix_ms::text
+    WHEN unix_ms < 1288834974657 THEN snowflake._raise('22003', 'timestamp ' || unix_ms::text
         || ' ms is out of range 1288834974657..=3487858230208 ms: it is before the Twitter epoch (2010-11-04T01:42:54.657Z)')
-    WHEN unix_ms > 3487858230208 THEN snowflake._out_of_range('timestamp ' || unix_ms::text
+    WHEN unix_ms > 3487858230208 THEN snowflake._raise('22003', 'timestamp ' || unix_ms::text
         || ' ms is out of range 1288834974657..=3487858230208 ms: it is after the last one 41 bits hold (2080-07-10T17:30:30.208Z)')
-    WHEN datacenter NOT BETWEEN 0 AND 31 THEN snowflake._out_of_range('datacenter '
+    WHEN datacenter NOT BETWEEN 0 AND 31 THEN snowflake._raise('22003', 'datacenter '
         || datacenter::text || ' is out of range 0..=31 (5 bits)')
-    WHEN machine NOT BETWEEN 0 AND 31 THEN snowflake._out_of_range('machine '
+    WHEN machine NOT BETWEEN 0 AND 31 THEN snowflake._raise('22003', 'machine '
         || machine::text || ' is out of range 0..=31 (5 bits)')
-    WHEN sequence NOT BETWEEN 0 AND 4095 THEN snowflake._out_of_range('sequence '
+    WHEN sequence NOT BETWEEN 0 AND 4095 THEN snowflake._raise('22003', 'sequence '
         || sequence::text || ' is out of range 0..=4095 (12 bits)')
     ELSE ((unix_ms - 1288834974657) << 22) | (datacenter::bigint << 17)
         | (machine::bigint << 12) | sequence::bigint
@@ -142,12 +136,12 @@ CREATE OR REPLACE FUNCTION snowflake._compose_at(ms numeric, datacenter integer,
     machine integer, sequence integer) RETURNS bigint
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN CASE
-    WHEN ms <> trunc(ms) THEN snowflake._finer_than_a_millisecond('timestamp '
+    WHEN ms <> trunc(ms) THEN snowflake._raise('22023', 'timestamp '
         || trim_scale(ms)::text || ' ms is finer than a millisecond: snowflake timestamps are '
         || 'whole milliseconds, so fraction digits past the third must be 0')
-    WHEN ms < 1288834974657 THEN snowflake._out_of_range('timestamp ' || trim_scale(ms)::text
+    WHEN ms < 1288834974657 THEN snowflake._raise('22003', 'timestamp ' || trim_scale(ms)::text
         || ' ms is out of range 1288834974657..=3487858230208 ms: it is before the Twitter epoch (2010-11-04T01:42:54.657Z)')
-    WHEN ms > 3487858230208 THEN snowflake._out_of_range('timestamp ' || trim_scale(ms)::text
+    WHEN ms > 3487858230208 THEN snowflake._raise('22003', 'timestamp ' || trim_scale(ms)::text
         || ' ms is out of range 1288834974657..=3487858230208 ms: it is after the last one 41 bits hold (2080-07-10T17:30:30.208Z)')
     ELSE snowflake.compose(ms::bigint, datacenter, machine, sequence)
 END;
