@@ -14,7 +14,8 @@ use axum::http::{HeaderValue, Method, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use snowflake_kit::__private::parse_decimal;
-use snowflake_kit::{Field, Snowflake};
+use snowflake_kit::{Field, Snowflake, SystemClock};
+use snowflake_page::form::{Spaces, compose_form, decode_text};
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ArrayBuilder, Schema};
 use utoipa::{PartialSchema, ToSchema};
@@ -23,7 +24,6 @@ pub(crate) use self::identity::IdentityJson;
 use crate::AppState;
 use crate::error::Body;
 use crate::error::{ApiError, FieldError};
-use crate::form::{Refused, Spaces, compose_form, decode_text};
 use crate::openapi::fields::{self, DcQuery, IdPath, MachineQuery, SeqQuery, TsQuery};
 use crate::query::Params;
 
@@ -140,8 +140,9 @@ impl ToSchema for CountQuery {}
     )
 )]
 pub(crate) async fn compose(Params(params): Params) -> Result<Json<IdJson>, ApiError> {
-    let id = compose_form(&params, Spaces::Kept)
-        .map_err(|refused| ApiError::BadRequest(refused.iter().map(Refused::message).collect()))?;
+    let id = compose_form(&params, Spaces::Kept, &SystemClock).map_err(|refused| {
+        ApiError::BadRequest(refused.iter().map(FieldError::refused).collect())
+    })?;
     Ok(Json(id.into()))
 }
 

@@ -8,6 +8,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+use snowflake_page::form::Refused;
+
 use crate::issuer::Refusal;
 
 /// A bad value: which field (its short key, or `id`), and the runtime's words.
@@ -18,6 +20,16 @@ pub(crate) struct FieldError {
     pub(crate) field: &'static str,
     /// What is wrong, and what is allowed.
     pub(crate) message: String,
+}
+
+impl FieldError {
+    /// A field that the form refused, in the runtime's English, with the text quoted.
+    pub(crate) fn refused(refused: &Refused) -> FieldError {
+        FieldError {
+            field: refused.field.key(),
+            message: refused.message(),
+        }
+    }
 }
 
 /// Why a request was not answered with what it asked for.

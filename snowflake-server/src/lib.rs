@@ -36,7 +36,6 @@ mod config;
 mod error;
 mod fair;
 mod flags;
-mod form;
 // The router's fuzz target: the binary's loop under `cargo afl build` (scripts/fuzz.sh),
 // its corpus replayed by the tests; in neither, not built.
 #[cfg(any(test, fuzzing))]

@@ -12,8 +12,8 @@ use snowflake_kit::{
     Rfc3339Error, TWITTER_EPOCH_MS,
 };
 
-use super::explain::date;
-use super::words::{Args, Words};
+use crate::explain::date;
+use crate::words::{Args, Words};
 
 /// What the reader may type in `field`, in a sentence's words.
 pub(crate) fn expected(words: &Words, field: Field) -> String {
@@ -171,9 +171,9 @@ mod tests {
     use snowflake_kit::Field;
 
     use super::{field_error, id_error};
-    use crate::page::lang::Lang;
-    use crate::page::text;
-    use crate::page::words::Words;
+    use crate::lang::Lang;
+    use crate::text;
+    use crate::words::Words;
 
     /// One text per kind of error the runtime returns for a field, and its English.
     const FIELD_CASES: [(Field, &str, &str); 17] = [
@@ -328,7 +328,7 @@ mod tests {
                 );
                 let other = Words::of(lang).format(
                     "error-other",
-                    &crate::page::words::Args::new(lang)
+                    &crate::words::Args::new(lang)
                         .typed("text", typed)
                         .html("expected", super::expected(Words::of(lang), field)),
                 );

@@ -2,8 +2,14 @@
 //! browser's `Accept-Language` asks for.
 
 /// A language the page is written in.
+///
+/// ```
+/// use snowflake_page::Lang;
+///
+/// assert_eq!(Lang::negotiate(Some("he")), Lang::He);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Lang {
+pub enum Lang {
     /// Indonesian, the first seed's language.
     Id,
     /// Hebrew, the second seed's, written right to left.
@@ -14,7 +20,13 @@ pub(crate) enum Lang {
 
 impl Lang {
     /// Every language, in the order the page lists them.
-    pub(crate) const ALL: [Lang; 3] = [Lang::Id, Lang::He, Lang::En];
+    ///
+    /// ```
+    /// use snowflake_page::Lang;
+    ///
+    /// assert_eq!(Lang::ALL.map(Lang::tag), ["id", "he", "en"]);
+    /// ```
+    pub const ALL: [Lang; 3] = [Lang::Id, Lang::He, Lang::En];
 
     /// Its place in [`Lang::ALL`].
     pub(crate) const fn index(self) -> usize {
@@ -26,7 +38,11 @@ impl Lang {
     }
 
     /// Its BCP 47 tag, as `lang` and `hreflang` write it, and its path's name.
-    pub(crate) const fn tag(self) -> &'static str {
+    ///
+    /// ```
+    /// assert_eq!(snowflake_page::Lang::He.tag(), "he");
+    /// ```
+    pub const fn tag(self) -> &'static str {
         match self {
             Lang::Id => "id",
             Lang::He => "he",
@@ -34,8 +50,12 @@ impl Lang {
         }
     }
 
-    /// The path of its page.
-    pub(crate) const fn path(self) -> &'static str {
+    /// The path of its page on the server, and its folder's name in the static site.
+    ///
+    /// ```
+    /// assert_eq!(snowflake_page::Lang::Id.path(), "/id/");
+    /// ```
+    pub const fn path(self) -> &'static str {
         match self {
             Lang::Id => "/id/",
             Lang::He => "/he/",
@@ -44,7 +64,11 @@ impl Lang {
     }
 
     /// Its name in itself, as a reader looks for it in a list of languages.
-    pub(crate) const fn autonym(self) -> &'static str {
+    ///
+    /// ```
+    /// assert_eq!(snowflake_page::Lang::Id.autonym(), "Bahasa Indonesia");
+    /// ```
+    pub const fn autonym(self) -> &'static str {
         match self {
             Lang::Id => "Bahasa Indonesia",
             Lang::He => "עברית",
@@ -53,7 +77,13 @@ impl Lang {
     }
 
     /// The direction its text runs, as `dir` writes it.
-    pub(crate) const fn dir(self) -> &'static str {
+    ///
+    /// ```
+    /// use snowflake_page::Lang;
+    ///
+    /// assert_eq!((Lang::He.dir(), Lang::En.dir()), ("rtl", "ltr"));
+    /// ```
+    pub const fn dir(self) -> &'static str {
         match self {
             Lang::He => "rtl",
             Lang::Id | Lang::En => "ltr",
@@ -119,7 +149,15 @@ impl Lang {
     /// The language an `Accept-Language` header prefers among ours (RFC 9110, 12.5.4):
     /// the highest q-value first, the earlier of equals, `he-IL` as `he`; English when it
     /// names none of ours, or names none at all.
-    pub(crate) fn negotiate(header: Option<&str>) -> Lang {
+    ///
+    /// ```
+    /// use snowflake_page::Lang;
+    ///
+    /// assert_eq!(Lang::negotiate(Some("fr, he-IL;q=0.8, en;q=0.5")), Lang::He);
+    /// assert_eq!(Lang::negotiate(Some("in")), Lang::Id);
+    /// assert_eq!(Lang::negotiate(None), Lang::En);
+    /// ```
+    pub fn negotiate(header: Option<&str>) -> Lang {
         let mut best: Option<(u16, Lang)> = None;
         for range in header.unwrap_or_default().split(',') {
             let mut parts = range.split(';');

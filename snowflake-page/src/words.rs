@@ -1,58 +1,106 @@
 //! The page's words: one Fluent catalogue per language (`locales/*.ftl`), messages by id,
 //! variables for what varies. A message is HTML we wrote; a variable arrives as HTML too,
 //! escaped here ([`Args`]), so that nothing a reader typed becomes markup.
+//!
+//! The catalogues are read by [`fluent`](crate::fluent), our reader of the part of Fluent
+//! they use, small enough for the page's WebAssembly module; `fluent-bundle` is its oracle
+//! in the tests.
 
-use std::sync::LazyLock;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{LazyLock, OnceLock};
 
-use fluent_bundle::concurrent::FluentBundle;
-use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+use crate::fluent::{self, Pattern, Value};
+use crate::lang::Lang;
 
-use super::lang::Lang;
-
-/// The catalogues' text, built into the binary.
+/// The catalogues' text, built into the library.
 pub(crate) const SOURCES: [(Lang, &str); 3] = [
-    (Lang::Id, include_str!("../../locales/id.ftl")),
-    (Lang::He, include_str!("../../locales/he.ftl")),
-    (Lang::En, include_str!("../../locales/en.ftl")),
+    (Lang::Id, include_str!("../locales/id.ftl")),
+    (Lang::He, include_str!("../locales/he.ftl")),
+    (Lang::En, include_str!("../locales/en.ftl")),
 ];
 
-/// One language's catalogue.
-pub(crate) struct Words {
+/// One language's words: its catalogue, read.
+///
+/// The built-in catalogues are [`Words::of`]; [`Words::parse`] reads one given as text, as
+/// the static site's module does with the catalogue it is sent.
+///
+/// ```
+/// use snowflake_page::{Lang, Words};
+///
+/// assert_eq!(Words::of(Lang::He).lang(), Lang::He);
+/// ```
+pub struct Words {
     lang: Lang,
-    bundle: FluentBundle<FluentResource>,
+    messages: HashMap<String, Pattern>,
+    /// The explanation around the worked example, the same for every page in a language:
+    /// written once, at the first page.
+    pub(crate) around: OnceLock<(String, String)>,
 }
 
-static CATALOGUES: LazyLock<[Words; 3]> =
-    LazyLock::new(|| SOURCES.map(|(lang, source)| Words::load(lang, source)));
+impl fmt::Debug for Words {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Words")
+            .field("lang", &self.lang)
+            .field("messages", &self.messages.len())
+            .finish_non_exhaustive()
+    }
+}
+
+static CATALOGUES: LazyLock<[Words; 3]> = LazyLock::new(|| {
+    SOURCES.map(|(lang, source)| {
+        // A built-in catalogue that does not read is a bug of ours, found by every test
+        // that renders the page.
+        Words::parse(lang, source)
+            .unwrap_or_else(|e| panic!("internal error: locales/{}.ftl: {e}", lang.tag()))
+    })
+});
 
 impl Words {
-    /// The catalogue of `lang`.
-    pub(crate) fn of(lang: Lang) -> &'static Words {
+    /// The built-in catalogue of `lang`.
+    ///
+    /// ```
+    /// use snowflake_page::{Lang, Words};
+    ///
+    /// assert_eq!(Words::of(Lang::Id).lang(), Lang::Id);
+    /// ```
+    pub fn of(lang: Lang) -> &'static Words {
         &CATALOGUES[lang.index()]
     }
 
-    /// Reads a catalogue. A file that Fluent cannot read is a bug of ours, found by the
-    /// first test that renders the page.
-    fn load(lang: Lang, source: &str) -> Words {
-        let resource = FluentResource::try_new(source.to_owned()).unwrap_or_else(|(_, errors)| {
-            panic!("internal error: locales/{}.ftl: {errors:?}", lang.tag())
-        });
-        let tag = lang
-            .tag()
-            .parse()
-            .expect("internal error: a language tag parses");
-        let mut bundle = FluentBundle::new_concurrent(vec![tag]);
-        // The page isolates what varies itself, with <bdi>, where it can see which text is
-        // a number: Fluent's own marks (U+2068, U+2069) would go into every copied value.
-        bundle.set_use_isolating(false);
-        bundle.add_resource(resource).unwrap_or_else(|errors| {
-            panic!("internal error: locales/{}.ftl: {errors:?}", lang.tag())
-        });
-        Words { lang, bundle }
+    /// Reads the catalogue of `lang` from its text (a `locales/*.ftl` file).
+    ///
+    /// # Errors
+    ///
+    /// [`WordsError`] for text that is not Fluent as our catalogues write it, naming the
+    /// line.
+    ///
+    /// ```
+    /// use snowflake_page::{Lang, Words};
+    ///
+    /// let words = Words::parse(Lang::En, "page-title = Snowflake\n").unwrap();
+    /// assert_eq!(words.lang(), Lang::En);
+    /// let error = Words::parse(Lang::En, "page-title Snowflake\n").unwrap_err();
+    /// assert_eq!(error.to_string(), "line 1: expected `id = text`");
+    /// ```
+    pub fn parse(lang: Lang, source: &str) -> Result<Words, WordsError> {
+        let messages =
+            fluent::parse(source).map_err(|(line, message)| WordsError { line, message })?;
+        Ok(Words {
+            lang,
+            messages,
+            around: OnceLock::new(),
+        })
     }
 
     /// The language of these words.
-    pub(crate) fn lang(&self) -> Lang {
+    ///
+    /// ```
+    /// use snowflake_page::{Lang, Words};
+    ///
+    /// assert_eq!(Words::of(Lang::En).lang(), Lang::En);
+    /// ```
+    pub fn lang(&self) -> Lang {
         self.lang
     }
 
@@ -66,39 +114,67 @@ impl Words {
     /// # Panics
     ///
     /// In tests, where a message is missing or names a variable it was not given; in a
-    /// build for users it shows what it could (Fluent writes a missing variable as its
-    /// name), and the tests keep that from happening.
+    /// build for users it shows what it could (the message's id, a variable's name), and
+    /// the tests keep that from happening.
     pub(crate) fn format(&self, id: &str, args: &Args) -> String {
-        let Some(pattern) = self.bundle.get_message(id).and_then(|m| m.value()) else {
+        let Some(pattern) = self.messages.get(id) else {
             debug_assert!(false, "locales/{}.ftl has no message {id}", self.lang.tag());
             return id.to_owned();
         };
-        let mut errors = Vec::new();
-        let text = self
-            .bundle
-            .format_pattern(pattern, Some(&args.values), &mut errors);
-        debug_assert!(
-            errors.is_empty(),
-            "locales/{}.ftl, {id}: {errors:?}",
-            self.lang.tag()
-        );
+        let text = fluent::format(pattern, self.lang, &args.values);
         // Code runs left to right in every language: `<<` in Hebrew text would otherwise
         // be mirrored into `>>`.
         text.replace("<code>", r#"<code dir="ltr">"#)
     }
 }
 
+/// A catalogue that [`Words::parse`] could not read: the line and what is wrong there.
+///
+/// ```
+/// use snowflake_page::{Lang, Words};
+///
+/// let error = Words::parse(Lang::En, "a = { $b").unwrap_err();
+/// assert_eq!(error.line(), 1);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WordsError {
+    line: usize,
+    message: &'static str,
+}
+
+impl WordsError {
+    /// The line of the catalogue, from 1.
+    ///
+    /// ```
+    /// use snowflake_page::{Lang, Words};
+    ///
+    /// let error = Words::parse(Lang::En, "# a comment\nb =\n").unwrap_err();
+    /// assert_eq!(error.line(), 2);
+    /// ```
+    pub fn line(&self) -> usize {
+        self.line
+    }
+}
+
+impl fmt::Display for WordsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for WordsError {}
+
 /// A message's variables, each made HTML as its kind wants.
 pub(crate) struct Args {
     lang: Lang,
-    values: FluentArgs<'static>,
+    values: HashMap<&'static str, Value>,
 }
 
 impl Args {
     pub(crate) fn new(lang: Lang) -> Args {
         Args {
             lang,
-            values: FluentArgs::new(),
+            values: HashMap::new(),
         }
     }
 
@@ -130,19 +206,19 @@ impl Args {
 
     /// HTML made by the page itself (another message, a date).
     pub(crate) fn html(mut self, name: &'static str, html: String) -> Args {
-        self.values.set(name, FluentValue::from(html));
+        self.values.insert(name, Value::Text(html));
         self
     }
 
     /// A number that a message chooses its words by (a plural, a month), written as is.
     pub(crate) fn select(mut self, name: &'static str, n: u64) -> Args {
-        self.values.set(name, FluentValue::from(n));
+        self.values.insert(name, Value::Number(n));
         self
     }
 
     /// A word that a message chooses its words by (`[day]`, `[month]`).
     pub(crate) fn key(mut self, name: &'static str, key: &'static str) -> Args {
-        self.values.set(name, FluentValue::from(key));
+        self.values.insert(name, Value::Text(key.to_owned()));
         self
     }
 }
@@ -173,7 +249,7 @@ mod tests {
     use std::collections::{BTreeMap, BTreeSet};
 
     use super::{Args, SOURCES, Words, escape};
-    use crate::page::lang::Lang;
+    use crate::lang::Lang;
 
     /// Each message of a catalogue: its id and its text (value and variants), comments left
     /// out. Fluent's grammar as our files use it: `id = text`, continued on indented lines.
@@ -348,17 +424,15 @@ mod tests {
             "{message}"
         );
         let args = Args::new(Lang::Id).number("n", 4_194_304_000);
-        let value = args.values.get("n").expect("set");
         assert_eq!(
-            format!("{value:?}"),
-            format!(
-                "{:?}",
-                fluent_bundle::FluentValue::from(r#"<bdi dir="ltr">4.194.304.000</bdi>"#)
-            )
+            args.values.get("n"),
+            Some(&crate::fluent::Value::Text(
+                r#"<bdi dir="ltr">4.194.304.000</bdi>"#.to_owned()
+            ))
         );
         assert_eq!(escape("a<b"), "a&lt;b");
         // Code in a message runs left to right.
-        let explained = crate::page::explain::explanation(words, None);
+        let explained = crate::explain::explanation(words, "");
         assert!(explained.contains(r#"<code dir="ltr">&lt;&lt;</code>"#));
     }
 }

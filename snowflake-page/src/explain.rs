@@ -3,7 +3,6 @@
 //! history, questions and sources. Every figure in it is the runtime's constant.
 
 use std::fmt::Write;
-use std::sync::LazyLock;
 
 use snowflake_kit::layout::{
     DATACENTER_BITS, DATACENTER_SHIFT, MACHINE_BITS, MACHINE_SHIFT, MAX_TIMESTAMP_DELTA,
@@ -14,8 +13,7 @@ use snowflake_kit::{
     Field, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, Snowflake, TWITTER_EPOCH_MS,
 };
 
-use super::lang::Lang;
-use super::words::{Args, Words, escape, ltr};
+use crate::words::{Args, Words, escape, ltr};
 
 /// An RFC 3339 time of the runtime's (UTC, three fraction digits) as the language writes
 /// a date in prose: `4 November 2010, 01:42:54.657 UTC`.
@@ -74,14 +72,12 @@ fn p(words: &Words, id: &str, args: &Args) -> String {
 /// The IDs one machine may issue in a millisecond: 4,096.
 const IDS_PER_MS: u64 = MAX_SEQUENCE as u64 + 1;
 
-/// The explanation, with the worked example for `input` (the ID that the form's values
-/// make, or `None` while a field is wrong). Around the example it is the same for every
-/// request in a language: written once per language, at the first page in it.
-pub(crate) fn explanation(words: &Words, input: Option<Snowflake>) -> String {
-    static AROUND: LazyLock<[(String, String); 3]> =
-        LazyLock::new(|| Lang::ALL.map(|lang| around_the_example(Words::of(lang))));
-    let (before, after) = &AROUND[words.lang().index()];
-    let worked = format!(r#"<div id="worked">{}</div>"#, worked_example(words, input));
+/// The explanation, with `worked` (the worked example for the form's values,
+/// [`worked_example`]) in its place. Around the example it is the same for every page in a
+/// language: written once per catalogue, at its first page.
+pub(crate) fn explanation(words: &Words, worked: &str) -> String {
+    let (before, after) = words.around.get_or_init(|| around_the_example(words));
+    let worked = format!(r#"<div id="worked">{worked}</div>"#);
     [before.as_str(), &section(words, "example", &worked), after].concat()
 }
 
@@ -400,9 +396,9 @@ mod tests {
     use snowflake_kit::{Snowflake, TWITTER_EPOCH_MS, compose};
 
     use super::{explanation, worked_example, years_in_tenths};
-    use crate::page::lang::Lang;
-    use crate::page::text;
-    use crate::page::words::Words;
+    use crate::lang::Lang;
+    use crate::text;
+    use crate::words::Words;
 
     #[test]
     fn the_seeds_input_gives_the_seeds_numbers() {
@@ -510,7 +506,7 @@ mod tests {
     #[test]
     fn the_explanation_takes_its_figures_from_the_runtime() {
         assert_eq!(years_in_tenths(), 697);
-        let en = text(&explanation(Words::of(Lang::En), None));
+        let en = text(&explanation(Words::of(Lang::En), ""));
         for figure in [
             "1,288,834,974,657 milliseconds after the Unix epoch",
             "4 November 2010, 01:42:54.657 UTC",
@@ -525,13 +521,16 @@ mod tests {
         ] {
             assert!(en.contains(figure), "{figure}\n{en}");
         }
-        let id = text(&explanation(Words::of(Lang::Id), None));
+        let id = text(&explanation(Words::of(Lang::Id), ""));
         for figure in ["1.288.834.974.657", "69,7", "1.024", "4.096"] {
             assert!(id.contains(figure), "{figure}");
         }
         // The layout figure reads from the top bit in every language.
         for lang in Lang::ALL {
-            let html = explanation(Words::of(lang), Some(Snowflake::MAX));
+            let html = explanation(
+                Words::of(lang),
+                &worked_example(Words::of(lang), Some(Snowflake::MAX)),
+            );
             let figure = &html[html.find(r#"<figure id="layout">"#).unwrap()..];
             let positions: Vec<&str> = figure
                 .split(r#"dir="ltr">"#)
