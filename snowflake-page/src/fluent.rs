@@ -7,7 +7,6 @@
 //! way; `fluent-bundle` is the oracle in the tests below, over every message of every
 //! catalogue.
 
-use std::collections::HashMap;
 use std::fmt::Write;
 
 use crate::lang::Lang;
@@ -36,10 +35,27 @@ pub(crate) enum Element {
     },
 }
 
+/// A catalogue's messages, in the file's order. Found by a walk, not a map: some hundred
+/// short ids, and a map's code or a sort's would be most of the module's budget.
+#[derive(Debug, Default)]
+pub(crate) struct Messages(Vec<(String, Pattern)>);
+
+impl Messages {
+    pub(crate) fn get(&self, id: &str) -> Option<&Pattern> {
+        self.0
+            .iter()
+            .find_map(|(key, pattern)| (key == id).then_some(pattern))
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
 /// Every message of a catalogue, or the line that cannot be read and why.
-pub(crate) fn parse(source: &str) -> Result<HashMap<String, Pattern>, (usize, &'static str)> {
+pub(crate) fn parse(source: &str) -> Result<Messages, (usize, &'static str)> {
     let lines: Vec<&str> = source.lines().collect();
-    let mut messages = HashMap::new();
+    let mut messages = Messages::default();
     let mut i = 0;
     while i < lines.len() {
         let (number, line) = (i + 1, lines[i]);
@@ -65,9 +81,11 @@ pub(crate) fn parse(source: &str) -> Result<HashMap<String, Pattern>, (usize, &'
         if pattern.is_empty() {
             return Err((number, "a message without text"));
         }
-        if messages.insert(id.trim_end().to_owned(), pattern).is_some() {
+        let id = id.trim_end();
+        if messages.get(id).is_some() {
             return Err((number, "a message given twice"));
         }
+        messages.0.push((id.to_owned(), pattern));
     }
     Ok(messages)
 }
@@ -165,17 +183,22 @@ fn placeable(s: &str) -> Result<(Element, &str), &'static str> {
 ///
 /// A variable that is not given is written `{$name}`, as Fluent writes it; in tests it
 /// panics.
-pub(crate) fn format(pattern: &Pattern, lang: Lang, values: &HashMap<&str, Value>) -> String {
+pub(crate) fn format(pattern: &Pattern, lang: Lang, values: &[(&str, Value)]) -> String {
     let mut out = String::new();
     write_pattern(&mut out, pattern, lang, values);
     out
 }
 
-fn write_pattern(out: &mut String, pattern: &Pattern, lang: Lang, values: &HashMap<&str, Value>) {
+fn write_pattern(out: &mut String, pattern: &Pattern, lang: Lang, values: &[(&str, Value)]) {
+    let get = |name: &str| {
+        values
+            .iter()
+            .find_map(|(key, value)| (*key == name).then_some(value))
+    };
     for element in pattern {
         match element {
             Element::Text(text) => out.push_str(text),
-            Element::Variable(name) => match values.get(name.as_str()) {
+            Element::Variable(name) => match get(name) {
                 Some(Value::Text(text)) => out.push_str(text),
                 Some(Value::Number(n)) => {
                     let _ = write!(out, "{n}");
@@ -190,7 +213,7 @@ fn write_pattern(out: &mut String, pattern: &Pattern, lang: Lang, values: &HashM
                 variants,
                 default,
             } => {
-                let value = values.get(selector.as_str());
+                let value = get(selector);
                 debug_assert!(value.is_some(), "no value for ${selector}");
                 let chosen = match value {
                     // Text matches a key that is a name, never a number key: `[1]` is 1.
@@ -273,7 +296,7 @@ mod tests {
                 "locales/{}.ftl: every message read",
                 lang.tag()
             );
-            for (id, pattern) in &ours {
+            for (id, pattern) in &ours.0 {
                 let (mut plain, mut selectors) = (BTreeSet::new(), HashMap::new());
                 variables(pattern, &mut plain, &mut selectors);
                 // Each selector in turn over its keys and numbers, the others at a key.
@@ -318,7 +341,8 @@ mod tests {
                     let mut errors = Vec::new();
                     let theirs = bundle.format_pattern(message, Some(&args), &mut errors);
                     assert!(errors.is_empty(), "{id}: {errors:?}");
-                    let values = case.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+                    let values: Vec<_> =
+                        case.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
                     assert_eq!(
                         format(pattern, lang, &values),
                         theirs,
@@ -386,19 +410,15 @@ mod tests {
     #[test]
     fn a_number_selects_by_its_value_then_its_plural_category() {
         let messages = parse("a = { $n ->\n    [0] none\n    [one] one\n    [two] two\n   *[other] { $n } of them\n} left\n").expect("reads");
-        let a = &messages["a"];
-        let said = |lang, n| format(a, lang, &HashMap::from([("n", Value::Number(n))]));
+        let a = messages.get("a").expect("there");
+        let said = |lang, n| format(a, lang, &[("n", Value::Number(n))]);
         assert_eq!(said(Lang::En, 0), "none left");
         assert_eq!(said(Lang::En, 1), "one left");
         assert_eq!(said(Lang::En, 2), "2 of them left");
         assert_eq!(said(Lang::He, 2), "two left");
         assert_eq!(said(Lang::Id, 1), "1 of them left");
         assert_eq!(
-            format(
-                a,
-                Lang::En,
-                &HashMap::from([("n", Value::Text("0".to_owned()))])
-            ),
+            format(a, Lang::En, &[("n", Value::Text("0".to_owned()))]),
             "0 of them left"
         );
     }

@@ -4,8 +4,6 @@
 //! ([`Refused::message`]), the page in the reader's language. The form adds only what a
 //! blank field means, and whether spaces around a value are dropped ([`Spaces`]).
 
-use std::collections::HashMap;
-
 use snowflake_kit::{Clock, Field, ParseFieldError, ParseSnowflakeError, Snowflake};
 
 /// What a front end does with spaces around a field's text.
@@ -38,12 +36,10 @@ impl Spaces {
 /// typed error.
 ///
 /// ```
-/// use std::collections::HashMap;
-///
 /// use snowflake_kit::{Field, SystemClock};
 /// use snowflake_page::form::{Spaces, compose_form};
 ///
-/// let form = HashMap::from([("dc".to_owned(), "32".to_owned())]);
+/// let form = [("dc".to_owned(), "32".to_owned())];
 /// let refused = compose_form(&form, Spaces::Kept, &SystemClock).unwrap_err();
 /// assert_eq!(refused[0].field, Field::Datacenter);
 /// assert_eq!(refused[0].text, "32");
@@ -62,12 +58,10 @@ impl Refused {
     /// The runtime's English, with the text quoted, as the API and the logs say it.
     ///
     /// ```
-    /// use std::collections::HashMap;
-    ///
     /// use snowflake_kit::SystemClock;
     /// use snowflake_page::form::{Spaces, compose_form};
     ///
-    /// let form = HashMap::from([("dc".to_owned(), "32".to_owned())]);
+    /// let form = [("dc".to_owned(), "32".to_owned())];
     /// let refused = compose_form(&form, Spaces::Kept, &SystemClock).unwrap_err();
     /// assert_eq!(refused[0].message(), "datacenter 32 is out of range 0..=31 (5 bits)");
     /// ```
@@ -76,7 +70,8 @@ impl Refused {
     }
 }
 
-/// The four form fields -> an ID, or every field's error. A field left out or blank
+/// The four form fields, a query's pairs (of a key given twice, the last: [`value`]) -> an
+/// ID, or every field's error. A field left out or blank
 /// is: now for `ts` (by `clock`), 0 for `seq`, an error for `dc` and `machine`.
 ///
 /// # Errors
@@ -84,27 +79,22 @@ impl Refused {
 /// Every field's [`Refused`], in the order of [`Field::ALL`].
 ///
 /// ```
-/// use std::collections::HashMap;
-///
 /// use snowflake_kit::SystemClock;
 /// use snowflake_page::form::{Spaces, compose_form};
 ///
-/// let form: HashMap<String, String> = [("ts", "1288834975657"), ("dc", "1"), ("machine", "1")]
-///     .map(|(k, v)| (k.to_owned(), v.to_owned()))
-///     .into();
+/// let form = [("ts", "1288834975657"), ("dc", "1"), ("machine", "1")]
+///     .map(|(k, v)| (k.to_owned(), v.to_owned()));
 /// assert_eq!(compose_form(&form, Spaces::Kept, &SystemClock).unwrap().as_u64(), 4_194_439_168);
 /// ```
 pub fn compose_form(
-    params: &HashMap<String, String>,
+    params: &[(String, String)],
     spaces: Spaces,
     clock: &impl Clock,
 ) -> Result<Snowflake, Vec<Refused>> {
     let mut values = [0; 4];
     let mut errors = Vec::new();
     for field in Field::ALL {
-        let text = params
-            .get(field.key())
-            .map_or("", |text| spaces.apply(text));
+        let text = value(params, field.key()).map_or("", |text| spaces.apply(text));
         let value = match (field, text) {
             (Field::Timestamp, "") => Ok(clock.now_ms()),
             (Field::Sequence, "") => Ok(0),
@@ -132,6 +122,21 @@ pub fn compose_form(
             error: ParseFieldError::OutOfRange(e),
         }]
     })
+}
+
+/// The value of `key` in a query's pairs: of a key given twice, the last, as a query read
+/// into a map keeps it.
+///
+/// ```
+/// let query = [("dc", "1"), ("dc", "2")].map(|(k, v)| (k.to_owned(), v.to_owned()));
+/// assert_eq!(snowflake_page::form::value(&query, "dc"), Some("2"));
+/// assert_eq!(snowflake_page::form::value(&query, "seq"), None);
+/// ```
+pub fn value<'a>(params: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    params
+        .iter()
+        .rev()
+        .find_map(|(k, v)| (k == key).then_some(v.as_str()))
 }
 
 /// An ID as typed: decimal digits, or what is wrong with it.

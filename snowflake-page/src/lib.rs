@@ -9,23 +9,15 @@
 //! parts as you type; it holds no rule and no word.
 //!
 //! ```
-//! use std::collections::HashMap;
-//!
 //! use snowflake_kit::SystemClock;
 //! use snowflake_page::{Hosting, Lang, Words, render};
 //!
-//! let query: HashMap<String, String> = [("ts", "1288834975657"), ("dc", "1"), ("machine", "1")]
-//!     .map(|(k, v)| (k.to_owned(), v.to_owned()))
-//!     .into();
+//! let query = [("ts", "1288834975657"), ("dc", "1"), ("machine", "1")]
+//!     .map(|(k, v)| (k.to_owned(), v.to_owned()));
 //! let page = render(Words::of(Lang::Id), Hosting::StaticFiles, &query, &SystemClock);
 //! assert!(page.contains(r#"<output id="id" dir="ltr">4194439168</output>"#));
 //! assert!(page.starts_with("<!doctype html>\n<html lang=\"id\""));
 //! ```
-#![allow(
-    clippy::implicit_hasher,
-    reason = "a query is a std HashMap wherever it is read, axum's `Query` and the module"
-)]
-
 mod errors;
 mod explain;
 mod fluent;
@@ -33,7 +25,6 @@ pub mod form;
 mod lang;
 mod words;
 
-use std::collections::HashMap;
 use std::fmt::Write;
 
 use base64::Engine;
@@ -41,7 +32,7 @@ use base64::engine::general_purpose::STANDARD;
 use sha2::{Digest, Sha256};
 use snowflake_kit::{Clock, Field, Snowflake};
 
-use form::{Refused, Spaces, compose_form, decode_text};
+use form::{Refused, Spaces, compose_form, decode_text, value};
 pub use lang::Lang;
 use words::{Args, escape};
 pub use words::{Words, WordsError};
@@ -185,11 +176,11 @@ fn error_for(words: &Words, errors: &[Refused], field: Field) -> String {
 }
 
 /// The query that keeps the reader's values, for the links to the other languages.
-fn kept_query(params: &HashMap<String, String>) -> String {
+fn kept_query(params: &[(String, String)]) -> String {
     // The fields' keys, then the decode box's.
     let keys = Field::ALL.map(Field::key).into_iter().chain(["id"]);
     let pairs: Vec<(&str, &str)> = keys
-        .filter_map(|key| params.get(key).map(|value| (key, value.as_str())))
+        .filter_map(|key| value(params, key).map(|value| (key, value)))
         .collect();
     if pairs.is_empty() {
         return String::new();
@@ -222,16 +213,14 @@ struct Parts {
 fn parts(
     words: &Words,
     hosting: Hosting<'_>,
-    params: &HashMap<String, String>,
+    params: &[(String, String)],
     clock: &impl Clock,
 ) -> Parts {
-    let decoded = params
-        .get("id")
-        .map(|text| decode_text(text, Spaces::Trimmed));
+    let decoded = value(params, "id").map(|text| decode_text(text, Spaces::Trimmed));
     // The compose form's fields: as typed; from a decoded ID its parts, so that the
     // fields say what the result shows; or, when the query has none of them (a first
     // visit, a decode that failed), an ID of now for datacenter 1, machine 1.
-    let mut form = params.clone();
+    let mut form = params.to_vec();
     if let Some(Ok(id)) = &decoded {
         for (field, value) in [
             (Field::Timestamp, id.rfc3339().to_string()),
@@ -239,11 +228,11 @@ fn parts(
             (Field::Machine, id.machine().to_string()),
             (Field::Sequence, id.sequence().to_string()),
         ] {
-            form.insert(field.key().to_owned(), value);
+            form.push((field.key().to_owned(), value));
         }
-    } else if !Field::ALL.iter().any(|f| params.contains_key(f.key())) {
+    } else if !Field::ALL.iter().any(|f| value(params, f.key()).is_some()) {
         for field in [Field::Datacenter, Field::Machine] {
-            form.insert(field.key().to_owned(), "1".to_owned());
+            form.push((field.key().to_owned(), "1".to_owned()));
         }
     }
     let (shown, errors) = match &decoded {
@@ -264,7 +253,7 @@ fn parts(
             || format!(r#"<p class="muted">{}</p>"#, words.get("result-stale")),
             |id| result(words, id),
         ),
-        decoded: escape(params.get("id").map_or("", String::as_str)),
+        decoded: escape(value(params, "id").unwrap_or_default()),
         decode_error,
         worked: explain::worked_example(words, shown),
         languages,
@@ -272,17 +261,16 @@ fn parts(
     }
 }
 
-/// The page in `words`' language for the query `params` (the form's fields by their keys,
-/// `ts`, `dc`, `machine`, `seq`, and the decode box's `id`), as `hosting` serves it. A blank
+/// The page in `words`' language for the query `params`, its pairs in order (the form's
+/// fields by their keys, `ts`, `dc`, `machine`, `seq`, and the decode box's `id`; of a key
+/// given twice, the last), as `hosting` serves it. A blank
 /// timestamp is now, by `clock`.
 ///
 /// ```
-/// use std::collections::HashMap;
-///
 /// use snowflake_kit::SystemClock;
 /// use snowflake_page::{Hosting, Lang, Words, render};
 ///
-/// let query = HashMap::from([("id".to_owned(), "4194439168".to_owned())]);
+/// let query = [("id".to_owned(), "4194439168".to_owned())];
 /// let page = render(Words::of(Lang::He), Hosting::Server { origin: None }, &query, &SystemClock);
 /// assert!(page.contains(r#"<html lang="he" dir="rtl">"#));
 /// assert!(page.contains(r#"<input id="dc" name="dc" value="1""#));
@@ -290,15 +278,18 @@ fn parts(
 pub fn render(
     words: &Words,
     hosting: Hosting<'_>,
-    params: &HashMap<String, String>,
+    params: &[(String, String)],
     clock: &impl Clock,
 ) -> String {
     let lang = words.lang();
     let parts = parts(words, hosting, params, clock);
-    let (action, head, script) = match hosting {
+    // Static files were rendered for no query: the result is busy until the module has
+    // rendered the address's.
+    let (action, head, busy, script) = match hosting {
         Hosting::Server { .. } => (
             lang.path(),
             String::new(),
+            "",
             format!("<script>{SCRIPT}</script>"),
         ),
         Hosting::StaticFiles => (
@@ -308,6 +299,7 @@ pub fn render(
 "#,
                 content_security_policy(hosting)
             ),
+            r#" aria-busy="true""#,
             format!(
                 r#"<script src="../{SCRIPT_FILE}" data-module="../{MODULE_FILE}" data-words="../locales/{}.ftl"></script>"#,
                 lang.tag()
@@ -333,7 +325,7 @@ pub fn render(
 {fields}
 <div class="actions"><button type="submit">{compose}</button></div>
 </form>
-<section id="result" aria-live="polite">
+<section id="result" aria-live="polite"{busy}>
 {result}
 </section>
 <form id="decode" method="get" action="{action}">
@@ -371,18 +363,77 @@ pub fn render(
     )
 }
 
+/// The catalogue of `lang`, as `locales/TAG.ftl` has it: what the static site sends its
+/// module for the page's words.
+///
+/// ```
+/// use snowflake_page::{Lang, Words, catalogue};
+///
+/// assert!(catalogue(Lang::He).contains("page-title = "));
+/// assert!(Words::parse(Lang::He, catalogue(Lang::He)).is_ok());
+/// ```
+pub fn catalogue(lang: Lang) -> &'static str {
+    words::SOURCES[lang.index()].1
+}
+
+/// The static site's front door, `index.html` beside the language folders: a link to each
+/// language's page, each named in its own language, and the script, which sends the reader
+/// on to the language that the browser prefers (English when it prefers none of ours).
+///
+/// ```
+/// let door = snowflake_page::render_front_door();
+/// assert!(door.contains(r#"<a href="he/" hreflang="he" lang="he" dir="rtl">"#));
+/// assert!(door.contains(r#"<script src="page.js" data-module="snowflake-page.wasm"></script>"#));
+/// ```
+pub fn render_front_door() -> String {
+    let links: String = Lang::ALL
+        .map(|lang| {
+            let (tag, dir) = (lang.tag(), lang.dir());
+            format!(
+                r#"<li><a href="{tag}/" hreflang="{tag}" lang="{tag}" dir="{dir}">{}</a> <span lang="{tag}" dir="{dir}">{}</span></li>"#,
+                lang.autonym(),
+                Words::of(lang).get("page-heading"),
+            )
+        })
+        .concat();
+    let english = Words::of(Lang::En);
+    format!(
+        r#"<!doctype html>
+<html lang="en" dir="ltr">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{policy}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<meta name="description" content="{description}">
+<style>{STYLE}</style>
+</head>
+<body>
+<main>
+<h1>{heading}</h1>
+<ul id="languages">{links}</ul>
+</main>
+<script src="{SCRIPT_FILE}" data-module="{MODULE_FILE}"></script>
+</body>
+</html>
+"#,
+        policy = content_security_policy(Hosting::StaticFiles),
+        title = english.get("page-title"),
+        description = attribute(&english.get("page-description")),
+        heading = english.get("page-heading"),
+    )
+}
+
 /// The parts of the page that follow the form's values, as [`render`] writes them for the
 /// same arguments, each under its id: the fields (`ts`, `dc`, `machine`, `seq`, each with
 /// its `KEY-error`), `result`, the decode box `decode-id` and its `id-error`, `worked` and
 /// `languages`. What the static site's module gives its script for each change.
 ///
 /// ```
-/// use std::collections::HashMap;
-///
 /// use snowflake_kit::SystemClock;
 /// use snowflake_page::{Hosting, Lang, Words, render_parts};
 ///
-/// let query = HashMap::from([("dc".to_owned(), "32".to_owned())]);
+/// let query = [("dc".to_owned(), "32".to_owned())];
 /// let parts = render_parts(Words::of(Lang::En), Hosting::StaticFiles, &query, &SystemClock);
 /// assert!(parts.contains(r#"<p class="error" id="dc-error" role="alert">"#));
 /// assert!(parts.contains("is out of range"));
@@ -390,7 +441,7 @@ pub fn render(
 pub fn render_parts(
     words: &Words,
     hosting: Hosting<'_>,
-    params: &HashMap<String, String>,
+    params: &[(String, String)],
     clock: &impl Clock,
 ) -> String {
     let parts = parts(words, hosting, params, clock);
@@ -412,7 +463,7 @@ pub fn render_parts(
 
 /// The compose form's inputs, one per field, named by its key: the value as `form` has it,
 /// labels and hints from the catalogue, ranges from the runtime, the field's error if any.
-fn fields(words: &Words, form: &HashMap<String, String>, errors: &[Refused]) -> String {
+fn fields(words: &Words, form: &[(String, String)], errors: &[Refused]) -> String {
     let input = |field: Field, default: &str| {
         let key = field.key();
         // The field's label is the message `field-KEY`, as its name in a sentence is
@@ -437,7 +488,7 @@ fn fields(words: &Words, form: &HashMap<String, String>, errors: &[Refused]) -> 
 <input id="{key}" name="{key}" value="{}" inputmode="{mode}" dir="ltr" autocomplete="off" aria-describedby="{key}-error"{}>
 <p class="error" id="{key}-error" role="alert">{message}</p></div>"#,
             label,
-            escape(form.get(key).map_or(default, String::as_str)),
+            escape(value(form, key).unwrap_or(default)),
             invalid(&message),
         )
     };
@@ -452,11 +503,7 @@ fn fields(words: &Words, form: &HashMap<String, String>, errors: &[Refused]) -> 
 
 /// The other languages: the alternates for search engines (whole URLs, so only with an
 /// `origin`), and the links for readers, which keep the values of `params`.
-fn languages(
-    lang: Lang,
-    hosting: Hosting<'_>,
-    params: &HashMap<String, String>,
-) -> (String, String) {
+fn languages(lang: Lang, hosting: Hosting<'_>, params: &[(String, String)]) -> (String, String) {
     let (origin, prefix) = match hosting {
         Hosting::Server { origin } => (origin, ""),
         Hosting::StaticFiles => (None, ".."),

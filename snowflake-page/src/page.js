@@ -1,8 +1,18 @@
 (() => {
-  // As you type, the server renders the page for the new values, in the page's language,
-  // and this shows its new parts: the result, the errors, the worked example, the links
-  // to the other languages. Nothing about the format or its words is here.
+  // As you type, the page is rendered for the new values, in the page's language, and this
+  // shows its new parts: the result, the errors, the worked example, the links to the
+  // other languages. Served, the server renders the page; as static files, the module
+  // (`data-module`) renders the same parts in the browser. Nothing about the format or its
+  // words is here.
+  const script = document.currentScript;
+  const site = script.dataset.module ? loadModule(script.dataset) : null;
   const compose = document.getElementById("compose");
+  if (!compose) {
+    // The static site's front door: the page in the language the browser prefers among
+    // ours, chosen by the module as the server chooses by `Accept-Language`.
+    if (site) site.then((m) => location.replace(m.call("negotiate", navigator.languages.join(",")) + "/" + location.search)).catch(() => {});
+    return;
+  }
   const decode = document.getElementById("decode");
   const decodeBox = document.getElementById("decode-id");
   const action = new URL(compose.getAttribute("action"), location.href);
@@ -35,6 +45,13 @@
     for (const f of fields) mark(document.getElementById(f), f + "-error", page);
     showCopy();
   };
+  const parse = (html) => new DOMParser().parseFromString(html, "text/html");
+  // The page for `query`: from the module, or asked of the server.
+  const rendered = async (query, signal) => {
+    if (site) return parse((await site).call("render", query, Date.now()));
+    const answer = await fetch(action.pathname + "?" + query, { signal });
+    return answer.ok ? parse(await answer.text()) : null;
+  };
   // One answer shown at a time, the newest asked for, whichever form asked: a later request
   // of either form aborts an earlier one, and an answer that is no longer the newest is
   // dropped, so answers never show out of order.
@@ -53,10 +70,8 @@
           if (inflight) inflight.abort();
           inflight = new AbortController();
           try {
-            const answer = await fetch(action.pathname + "?" + query, { signal: inflight.signal });
-            if (!answer.ok) return;
-            const page = new DOMParser().parseFromString(await answer.text(), "text/html");
-            if (mine === latest) show(page, decoding);
+            const page = await rendered(query, inflight.signal);
+            if (page && mine === latest) show(page, decoding);
           } catch (e) { /* aborted, or offline: the form still works */ }
         }, 120);
       },
@@ -82,6 +97,18 @@
     else decoding.clear();
   });
   showCopy();
+  // Static files were rendered once, for no query: the module renders the page this
+  // address asks for, with an ID of now, as the server would have.
+  if (site) {
+    const result = document.getElementById("result");
+    rendered(location.search.slice(1)).then((page) => {
+      if (latest > 0) return;
+      for (const f of fields) document.getElementById(f).value = page.getElementById(f).value;
+      decodeBox.value = page.getElementById("decode-id").value;
+      mark(decodeBox, "id-error", page);
+      show(page, false);
+    }).catch(() => {}).finally(() => result.removeAttribute("aria-busy"));
+  }
   document.getElementById("result").addEventListener("click", async (event) => {
     const button = event.target;
     if (button.id !== "copy") return;
@@ -99,4 +126,25 @@
       button.textContent = button.dataset.selected;
     }
   });
+
+  // The module (`data-module`, from the page's address) with the catalogue of the page's
+  // language (`data-words`): text in, the module's answer out, through its memory.
+  async function loadModule({ module, words }) {
+    const base = location.href;
+    const [instance, catalogue] = await Promise.all([
+      fetch(new URL(module, base)).then((r) => r.arrayBuffer()).then((bytes) => WebAssembly.instantiate(bytes)),
+      words ? fetch(new URL(words, base)).then((r) => r.text()) : "",
+    ]);
+    const wasm = instance.instance.exports;
+    const call = (name, text, ...args) => {
+      const bytes = new TextEncoder().encode(text);
+      // The buffer after the call that may grow the memory, which detaches the old one.
+      const at = wasm.input(bytes.length);
+      new Uint8Array(wasm.memory.buffer, at, bytes.length).set(bytes);
+      const length = wasm[name](...args);
+      return new TextDecoder().decode(new Uint8Array(wasm.memory.buffer, wasm.output(), length));
+    };
+    if (words && call("words", document.documentElement.lang + "\n" + catalogue) !== "") throw new Error("catalogue");
+    return { call };
+  }
 })();

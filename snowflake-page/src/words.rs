@@ -6,11 +6,10 @@
 //! they use, small enough for the page's WebAssembly module; `fluent-bundle` is its oracle
 //! in the tests.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::{LazyLock, OnceLock};
 
-use crate::fluent::{self, Pattern, Value};
+use crate::fluent::{self, Messages, Value};
 use crate::lang::Lang;
 
 /// The catalogues' text, built into the library.
@@ -32,7 +31,7 @@ pub(crate) const SOURCES: [(Lang, &str); 3] = [
 /// ```
 pub struct Words {
     lang: Lang,
-    messages: HashMap<String, Pattern>,
+    messages: Messages,
     /// The explanation around the worked example, the same for every page in a language:
     /// written once, at the first page.
     pub(crate) around: OnceLock<(String, String)>,
@@ -122,10 +121,30 @@ impl Words {
             return id.to_owned();
         };
         let text = fluent::format(pattern, self.lang, &args.values);
-        // Code runs left to right in every language: `<<` in Hebrew text would otherwise
-        // be mirrored into `>>`.
-        text.replace("<code>", r#"<code dir="ltr">"#)
+        code_left_to_right(&text)
     }
+}
+
+/// `html` with every `<code>` marked to run left to right, as code does in every language:
+/// `<<` in Hebrew text would otherwise be mirrored into `>>`. By hand, not `str::replace`,
+/// whose substring search is 2 KB of the module.
+fn code_left_to_right(html: &str) -> String {
+    const CODE: &str = "<code>";
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(at) = rest.find('<') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        if rest.starts_with(CODE) {
+            out.push_str(r#"<code dir="ltr">"#);
+            rest = &rest[CODE.len()..];
+        } else {
+            out.push('<');
+            rest = &rest[1..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A catalogue that [`Words::parse`] could not read: the line and what is wrong there.
@@ -167,14 +186,14 @@ impl std::error::Error for WordsError {}
 /// A message's variables, each made HTML as its kind wants.
 pub(crate) struct Args {
     lang: Lang,
-    values: HashMap<&'static str, Value>,
+    values: Vec<(&'static str, Value)>,
 }
 
 impl Args {
     pub(crate) fn new(lang: Lang) -> Args {
         Args {
             lang,
-            values: HashMap::new(),
+            values: Vec::new(),
         }
     }
 
@@ -206,19 +225,19 @@ impl Args {
 
     /// HTML made by the page itself (another message, a date).
     pub(crate) fn html(mut self, name: &'static str, html: String) -> Args {
-        self.values.insert(name, Value::Text(html));
+        self.values.push((name, Value::Text(html)));
         self
     }
 
     /// A number that a message chooses its words by (a plural, a month), written as is.
     pub(crate) fn select(mut self, name: &'static str, n: u64) -> Args {
-        self.values.insert(name, Value::Number(n));
+        self.values.push((name, Value::Number(n)));
         self
     }
 
     /// A word that a message chooses its words by (`[day]`, `[month]`).
     pub(crate) fn key(mut self, name: &'static str, key: &'static str) -> Args {
-        self.values.insert(name, Value::Text(key.to_owned()));
+        self.values.push((name, Value::Text(key.to_owned())));
         self
     }
 }
@@ -425,12 +444,16 @@ mod tests {
         );
         let args = Args::new(Lang::Id).number("n", 4_194_304_000);
         assert_eq!(
-            args.values.get("n"),
+            args.values.first().map(|(_, value)| value),
             Some(&crate::fluent::Value::Text(
                 r#"<bdi dir="ltr">4.194.304.000</bdi>"#.to_owned()
             ))
         );
         assert_eq!(escape("a<b"), "a&lt;b");
+        assert_eq!(
+            super::code_left_to_right("<p>a <code><<</code> b <c</p><code>"),
+            r#"<p>a <code dir="ltr"><<</code> b <c</p><code dir="ltr">"#
+        );
         // Code in a message runs left to right.
         let explained = crate::explain::explanation(words, "");
         assert!(explained.contains(r#"<code dir="ltr">&lt;&lt;</code>"#));

@@ -140,6 +140,8 @@ impl ToSchema for CountQuery {}
     )
 )]
 pub(crate) async fn compose(Params(params): Params) -> Result<Json<IdJson>, ApiError> {
+    // Each given once (`Params`): the pairs in any order read the same.
+    let params: Vec<(String, String)> = params.into_iter().collect();
     let id = compose_form(&params, Spaces::Kept, &SystemClock).map_err(|refused| {
         ApiError::BadRequest(refused.iter().map(FieldError::refused).collect())
     })?;

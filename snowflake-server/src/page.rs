@@ -3,7 +3,6 @@
 //! JavaScript) by `snowflake_page`, whose script asks the server for the same page as you
 //! type and shows its new parts. Self-contained: no external fonts, scripts or styles.
 
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use axum::Router;
@@ -23,7 +22,7 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
             .route(
                 lang.path(),
                 get(
-                    move |headers: HeaderMap, Query(params): Query<HashMap<String, String>>| async move {
+                    move |headers: HeaderMap, Query(params): Query<Vec<(String, String)>>| async move {
                         page(lang, &headers, &params, false)
                     },
                 ),
@@ -41,7 +40,7 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
 
 /// `GET /`: the page in the language that `Accept-Language` prefers, English when it
 /// names none of ours; caches keep one copy per header.
-async fn negotiated(headers: HeaderMap, Query(params): Query<HashMap<String, String>>) -> Response {
+async fn negotiated(headers: HeaderMap, Query(params): Query<Vec<(String, String)>>) -> Response {
     let asked = headers
         .get(header::ACCEPT_LANGUAGE)
         .and_then(|value| value.to_str().ok());
@@ -51,7 +50,7 @@ async fn negotiated(headers: HeaderMap, Query(params): Query<HashMap<String, Str
 fn page(
     lang: Lang,
     headers: &HeaderMap,
-    params: &HashMap<String, String>,
+    params: &[(String, String)],
     negotiated: bool,
 ) -> Response {
     let origin = origin(headers);
