@@ -9,12 +9,12 @@
 # Unpin) stay in, since losing one breaks users. Items hidden from the docs (`__private`)
 # are not API and are not listed. rustdoc's JSON is unstable: RUSTC_BOOTSTRAP=1 lets the
 # stable toolchain write it, in the format cargo-public-api $version reads.
-# The `snowflake` command and `snowflake-server` have no library: nothing to list.
+# The `snowflake` command has no library: nothing to list.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 version=0.52.0
-crates=(snowflake-kit snowflake-runtime snowflake-macros snowflake-lease snowflake-server)
+crates=(snowflake-kit snowflake-runtime snowflake-macros snowflake-lease snowflake-page snowflake-server)
 
 if ! cargo public-api --version 2>/dev/null | grep -q " $version$"; then
     echo "installing cargo-public-api $version"

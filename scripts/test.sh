@@ -2,7 +2,8 @@
 # The tests on a fresh machine: installs the system parts they need when missing
 # (protoc for etcd-client, etcd for the lease and server tests, openssl for their
 # certificates, iproute2 for the partition test's network namespace, Chromium and chromedriver
-# for the page's browser tests, Node's npm for axe-core and Lighthouse, their audits, strace
+# for the page's browser tests, wasm-opt (binaryen) for the static site's module, Node's npm
+# for axe-core and Lighthouse, their audits, strace
 # for the command's write sizes, Node to run the runtime built for WebAssembly, PostgreSQL for the database tests and libpq for diesel's
 # PostgreSQL connection, podman and runc for the container image, systemd-analyze for the
 # unit, schemathesis and kubernetes-validate from PyPI for the HTTP contract and the
@@ -23,6 +24,8 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
+# wasm-opt for the static site's module (scripts/site.sh), which it brings under its budget.
+command -v wasm-opt >/dev/null 2>&1 || missing+=(binaryen)
 command -v strace >/dev/null 2>&1 || missing+=(strace)
 # Certificates for the TLS cluster tests, and the network namespace of the partition test.
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
@@ -50,8 +53,8 @@ if [ ${#missing[@]} -gt 0 ]; then
         # Without protoc or libpq the workspace does not build.
         command -v protoc >/dev/null 2>&1 || exit 1
         command -v pg_config >/dev/null 2>&1 || exit 1
-        # Without etcd, Chromium, strace or PostgreSQL those tests fail, each saying what
-        # to install; under CI, stop here.
+        # Without etcd, Chromium, wasm-opt, strace or PostgreSQL those tests fail, each
+        # saying what to install; under CI, stop here.
         [ "${CI:-}" != true ] || exit 1
     fi
 fi

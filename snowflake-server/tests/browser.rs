@@ -279,6 +279,12 @@ impl Browser {
     ///
     /// Without Chromium or chromedriver, saying what to install.
     fn start(javascript: bool) -> Browser {
+        Browser::start_speaking(javascript, "en-US,en")
+    }
+
+    /// A headless Chromium whose reader asks for `languages` (`Accept-Language`,
+    /// `navigator.languages`).
+    fn start_speaking(javascript: bool, languages: &str) -> Browser {
         require("chromium");
         require("chromedriver");
         let port = snowflake_test_support::free_port();
@@ -303,7 +309,8 @@ impl Browser {
             // The browser's console, CSP violations included, for `csp_violations`.
             &json!({"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
                 "binary": "/usr/bin/chromium", "args": chromium_flags(&profile),
-                "prefs": {"profile.managed_default_content_settings.javascript": scripts}
+                "prefs": {"profile.managed_default_content_settings.javascript": scripts,
+                    "intl.accept_languages": languages}
             }, "goog:loggingPrefs": {"browser": "ALL"}}}}),
         )
         .json();
@@ -1264,4 +1271,338 @@ impl Drop for BarePage {
             let _ = thread.join();
         }
     }
+}
+
+/// The static site without a script: each page whole, the explanation and the form, the
+/// front door's plain links to each language.
+#[test]
+#[ignore = "needs Chromium, chromedriver, the wasm32 target and wasm-opt: bash scripts/test.sh installs them"]
+fn the_static_site_reads_whole_without_a_script() {
+    let host = &Host::static_site();
+    let browser = Browser::start(false);
+    for (lang, heading) in [
+        ("/id/", "Generator ID Snowflake"),
+        ("/he/", "מחולל מזהי Snowflake"),
+        ("/en/", "Snowflake ID generator"),
+    ] {
+        browser.open(&host.url(lang));
+        assert_eq!(browser.text("h1"), heading, "{lang}");
+        // Rendered when the site was written: an ID of that time, for 1, 1.
+        let id: u64 = browser.text("#id").parse().unwrap();
+        assert_eq!(id >> 12 & 0x3ff, 1 << 5 | 1, "{lang}");
+        for section in [
+            "#about",
+            "#structure",
+            "#formula",
+            "#example",
+            "#limits",
+            "#faq",
+            "#sources",
+        ] {
+            assert!(!browser.text(section).is_empty(), "{lang}{section}");
+        }
+        assert!(browser.text("#worked").contains(&id.to_string()), "{lang}");
+        assert_eq!(browser.csp_violations(), Vec::<String>::new(), "{lang}");
+    }
+    // The front door: a plain link to each language, named in that language.
+    browser.open(&host.url("/"));
+    assert_eq!(browser.url(), host.url("/"));
+    assert_eq!(
+        browser
+            .text("#languages")
+            .lines()
+            .map(|l| l.split(' ').next().unwrap_or_default().to_owned())
+            .collect::<Vec<_>>(),
+        ["Bahasa", "עברית", "English"]
+    );
+    browser.click("a[hreflang=he]");
+    browser.wait_for("h1", |h| h == "מחולל מזהי Snowflake");
+    assert_eq!(browser.url(), host.url("/he/"));
+}
+
+/// The front door sends a reader on to the language their browser asks for, as the server
+/// negotiates `/`, with the query; the site at the root of its host.
+#[test]
+#[ignore = "needs Chromium, chromedriver, the wasm32 target and wasm-opt: bash scripts/test.sh installs them"]
+fn the_front_door_sends_a_reader_to_their_language() {
+    let site = StaticSite::serve("");
+    let root = format!("http://{}", site.addr);
+    for (languages, landed) in [
+        ("he-IL,he,en", "/he/"),
+        ("fr-CH,id,en", "/id/"),
+        ("fr,de", "/en/"),
+        ("en-GB,he", "/en/"),
+    ] {
+        let browser = Browser::start_speaking(true, languages);
+        browser.open(&format!("{root}/?ts=1288834975657&dc=3&machine=4"));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !browser.url().starts_with(&format!("{root}{landed}")) {
+            assert!(
+                Instant::now() < deadline,
+                "{languages}: at {}",
+                browser.url()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert_eq!(
+            browser.url(),
+            format!("{root}{landed}?ts=1288834975657&dc=3&machine=4"),
+            "{languages}"
+        );
+        let expected = compose(1_288_834_975_657, 3, 4, 0).unwrap().to_string();
+        browser.wait_for("#id", |id| id == expected);
+        assert_eq!(browser.value("#dc"), "3", "{languages}");
+        assert!(
+            browser.console().is_empty(),
+            "{languages}: {:?}",
+            browser.console()
+        );
+    }
+}
+
+/// A clock that reads `self.0`: the time given to the module, given here too.
+struct At(u64);
+
+impl snowflake_kit::Clock for At {
+    fn now_ms(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The compose form's query for these four values.
+fn compose_query(ts: &str, dc: &str, machine: &str, seq: &str) -> String {
+    serde_urlencoded::to_string([("ts", ts), ("dc", dc), ("machine", machine), ("seq", seq)])
+        .unwrap()
+}
+
+/// The queries the module and the native renderer are compared over: both ends of every
+/// field and one past them, the epoch, 2080, RFC 3339 in its forms, text that is not a
+/// number, IDs at their edges, and random values, in range and out.
+fn agreement_queries() -> Vec<String> {
+    const MAX_MS: u64 = TWITTER_EPOCH_MS + (1 << 41) - 1;
+    let mut queries = Vec::new();
+    let timestamps = [
+        "0".to_owned(),
+        (TWITTER_EPOCH_MS - 1).to_string(),
+        TWITTER_EPOCH_MS.to_string(),
+        (TWITTER_EPOCH_MS + 1).to_string(),
+        MAX_MS.to_string(),
+        (MAX_MS + 1).to_string(),
+        u64::MAX.to_string(),
+        "18446744073709551616".to_owned(),
+        "2010-11-04T01:42:54.657Z".to_owned(),
+        "2010-11-04T01:42:54.656Z".to_owned(),
+        "2080-07-10T17:30:30.208Z".to_owned(),
+        "2080-07-10T17:30:30.209Z".to_owned(),
+        "2022-06-28T18:07:40.105+02:00".to_owned(),
+        "2022-06-28t16:07:40.105z".to_owned(),
+        "2022-06-28T16:07:40Z".to_owned(),
+        "2022-02-30T00:00:00Z".to_owned(),
+        "2016-12-31T23:59:60Z".to_owned(),
+        "2022-06-28T16:07:40.1051Z".to_owned(),
+        "2022-06-28T16:07:40.1050Z".to_owned(),
+        "1969-12-31T23:59:59Z".to_owned(),
+        "2022-06-28 16:07".to_owned(),
+        String::new(),
+        " 1288834975657 ".to_owned(),
+        "abc".to_owned(),
+        "1e3".to_owned(),
+        "+1".to_owned(),
+        "-1".to_owned(),
+        "٣".to_owned(),
+    ];
+    for ts in &timestamps {
+        queries.push(compose_query(ts, "1", "1", "0"));
+    }
+    for value in [
+        "0",
+        "31",
+        "32",
+        "-1",
+        "",
+        "x",
+        "1.5",
+        "0x1F",
+        "99999999999999999999",
+        " 7 ",
+    ] {
+        queries.push(compose_query("1288834975657", value, "1", "0"));
+        queries.push(compose_query("1288834975657", "1", value, "0"));
+    }
+    for seq in ["0", "4095", "4096", "", "-0", "4e3"] {
+        queries.push(compose_query("1288834975657", "1", "1", seq));
+    }
+    queries.push(compose_query("x", "32", "-1", "4096"));
+    let ids = [
+        "0",
+        "1",
+        "4194439168",
+        "1541815603606036480",
+        "9223372036854775807",
+        "9223372036854775808",
+        "18446744073709551615",
+        "18446744073709551616",
+        "12x",
+        "",
+        " ",
+        " 4194439168 ",
+    ];
+    for id in ids {
+        queries.push(serde_urlencoded::to_string([("id", id)]).unwrap());
+    }
+    // A key given twice: the last counts, on both sides.
+    queries.push("dc=32&dc=3&machine=4".to_owned());
+    queries.extend(random_queries());
+    queries
+}
+
+/// Random values, in range and out, and random IDs, for `agreement_queries`.
+fn random_queries() -> Vec<String> {
+    const MAX_MS: u64 = TWITTER_EPOCH_MS + (1 << 41) - 1;
+    let mut queries = Vec::new();
+    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut next = move |bound: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % bound
+    };
+    for _ in 0..150 {
+        let ms = TWITTER_EPOCH_MS - 1000 + next(MAX_MS - TWITTER_EPOCH_MS + 2000);
+        let ts = match next(3) {
+            0 => ms.to_string(),
+            1 => snowflake_kit::Snowflake::first_at(ms.clamp(TWITTER_EPOCH_MS, MAX_MS))
+                .unwrap()
+                .rfc3339()
+                .to_string(),
+            _ => String::new(),
+        };
+        let (dc, machine, seq) = (next(40), next(40), next(5000));
+        queries.push(compose_query(
+            &ts,
+            &dc.to_string(),
+            &machine.to_string(),
+            &seq.to_string(),
+        ));
+        queries.push(format!("id={}", next(u64::MAX)));
+    }
+    queries
+}
+
+/// The module in Chromium renders what the renderer renders natively, in every language,
+/// for every query of `agreement_queries`.
+#[test]
+#[ignore = "needs Chromium, chromedriver, the wasm32 target and wasm-opt: bash scripts/test.sh installs them"]
+fn the_module_in_the_browser_agrees_with_the_native_renderer() {
+    let host = &Host::static_site();
+    let browser = Browser::start(true);
+    open(&browser, host, "/en/");
+    let queries = agreement_queries();
+    // A time of its own, not now: both sides render the same blank timestamp.
+    let now = 1_700_000_000_123_u64;
+    let answers = browser.call(
+        "/execute/async",
+        &json!({"script": r#"
+            const [queries, now, done] = arguments;
+            (async () => {
+              const bytes = await (await fetch("../snowflake-page.wasm")).arrayBuffer();
+              const wasm = (await WebAssembly.instantiate(bytes)).instance.exports;
+              const call = (name, text, ...args) => {
+                const b = new TextEncoder().encode(text);
+                const at = wasm.input(b.length);
+                new Uint8Array(wasm.memory.buffer, at, b.length).set(b);
+                const length = wasm[name](...args);
+                return new TextDecoder().decode(new Uint8Array(wasm.memory.buffer, wasm.output(), length));
+              };
+              const out = {};
+              for (const lang of ["id", "he", "en"]) {
+                const words = await (await fetch(`../locales/${lang}.ftl`)).text();
+                const loaded = call("words", lang + "\n" + words);
+                if (loaded !== "") throw new Error(loaded);
+                out[lang] = queries.map((q) => call("render", q, now));
+              }
+              return out;
+            })().then(done, (e) => done(String(e)));
+        "#, "args": [queries, now]}),
+    );
+    let mut compared = 0;
+    for lang in Lang::ALL {
+        let rendered = answers[lang.tag()]
+            .as_array()
+            .unwrap_or_else(|| panic!("the module answered {answers}"));
+        assert_eq!(rendered.len(), queries.len());
+        for (query, answer) in queries.iter().zip(rendered) {
+            let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).unwrap();
+            let native = snowflake_page::render_parts(
+                Words::of(lang),
+                Hosting::StaticFiles,
+                &pairs,
+                &At(now),
+            );
+            assert_eq!(answer.as_str().unwrap(), native, "{} ?{query}", lang.tag());
+            compared += 1;
+        }
+    }
+    assert!(compared > 1_000, "{compared}");
+}
+
+/// The static site is small, under its policy, and asks nothing of any other origin.
+#[test]
+#[ignore = "needs Chromium, chromedriver, the wasm32 target and wasm-opt: bash scripts/test.sh installs them"]
+fn the_static_site_is_small_strict_and_self_contained() {
+    let host = &Host::static_site();
+    let folder = StaticSite::folder();
+    let module = std::fs::metadata(folder.join(snowflake_page::MODULE_FILE))
+        .unwrap()
+        .len();
+    assert!(module <= 64 * 1024, "the module is {module} bytes");
+    let mut total = 0;
+    let mut files = vec![folder.to_path_buf()];
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        } else {
+            total += std::fs::metadata(&path).unwrap().len();
+        }
+    }
+    assert!(total <= 256 * 1024, "the site is {total} bytes");
+    let policy = snowflake_page::content_security_policy(Hosting::StaticFiles);
+    for directive in [
+        "default-src 'none'",
+        "script-src 'self' 'wasm-unsafe-eval'",
+        "connect-src 'self'",
+    ] {
+        assert!(policy.contains(directive), "{policy}");
+    }
+    assert!(
+        !policy.contains("unsafe-inline") && !policy.contains("'unsafe-eval'"),
+        "{policy}"
+    );
+    let browser = Browser::start(true);
+    for path in ["/id/?dc=32", "/he/?id=4194439168", "/en/", "/"] {
+        open(&browser, host, path);
+        let meta = browser.run(
+            "return document.querySelector('meta[http-equiv=Content-Security-Policy]').content",
+        );
+        assert_eq!(meta, json!(policy), "{path}");
+        // Every request the page made went to its own origin.
+        let foreign = browser.run(
+            "return performance.getEntriesByType('resource').map((e) => e.name).filter((n) => !n.startsWith(location.origin + '/'))",
+        );
+        assert_eq!(foreign, json!([]), "{path}");
+        let asked = browser.run("return performance.getEntriesByType('resource').length");
+        assert!(asked.as_u64() >= Some(3), "{path}: {asked}");
+        assert_eq!(browser.console(), Vec::<String>::new(), "{path}");
+    }
+    // The policy holds: a script put into the page does not run.
+    let ran = browser.run(
+        "const s = document.createElement('script'); s.textContent = 'window.injected = 1'; \
+         document.body.append(s); return window.injected === 1",
+    );
+    assert_eq!(ran, json!(false));
+    let refused = browser.csp_violations();
+    assert!(
+        refused.len() == 1 && refused[0].contains("script-src"),
+        "{refused:?}"
+    );
 }
