@@ -330,12 +330,15 @@ fn podman(args: &[&str]) -> Output {
 #[ignore = "needs podman and runc: bash scripts/test.sh installs them"]
 fn the_container_image_serves_from_outside() {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    // The binary the Containerfile copies, from its usual place under target/.
+    // The binary the Containerfile copies, from its place under target/.
     let built = Command::new(cargo)
         .current_dir(repo())
+        // In the profile made for this test's build time (the workspace's Cargo.toml says
+        // why); the Containerfile copies it when told, and a release binary by default.
         .args([
             "build",
-            "--release",
+            "--profile",
+            "image-test",
             "--locked",
             "-p",
             "snowflake-server",
@@ -370,6 +373,8 @@ fn the_container_image_serves_from_outside() {
     podman(&[
         "build",
         "--pull=never",
+        "--build-arg",
+        "PROFILE=image-test",
         "-f",
         CONTAINERFILE,
         "-t",
