@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes every target with AFL++ (cargo-afl, on the stable toolchain) for SECONDS each, one
-# after the other, from the corpus kept in fuzz/corpus/<target>/; fails if any target
+# Fuzzes every target with AFL++ (cargo-afl, on the stable toolchain) for SECONDS each, as
+# many at once as the machine has cores, from the corpus kept in fuzz/corpus/<target>/; fails if any target
 # crashes (a panic is an abort under AFL++) or barely ran (fewer executions than
 # seconds), printing the crashing inputs, which are kept in
 # target/fuzz/<target>/default/crashes/. Prints each target's figures from AFL++'s
@@ -72,6 +72,10 @@ binary() {
 stat_of() { sed -n "s/^$2 *: //p" "$1"; }
 
 failed=()
+# Each afl-fuzz keeps one core busy: as many at once as the machine has cores, each for its
+# whole time, so that two targets on two cores take the time of one.
+jobs=$(nproc 2>/dev/null || echo 1)
+running=0
 for target in "${targets[@]}"; do
     corpus=fuzz/corpus/$target
     [ -d "$corpus" ] || { echo "no corpus for target $target ($corpus)" >&2; exit 2; }
@@ -79,8 +83,26 @@ for target in "${targets[@]}"; do
     rm -rf "$out"
     mkdir -p "$out"
     echo "== fuzzing $target for $seconds s"
-    cargo afl fuzz -i "$corpus" -o "$out" -V "$seconds" -- "$(binary "$target")" >"$out/log" 2>&1 ||
-        { tail -30 "$out/log" >&2; failed+=("$target (afl-fuzz failed)"); continue; }
+    (
+        status=0
+        cargo afl fuzz -i "$corpus" -o "$out" -V "$seconds" -- "$(binary "$target")" >"$out/log" 2>&1 || status=$?
+        echo "$status" >"$out/status"
+    ) &
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n
+        running=$((running - 1))
+    fi
+done
+wait
+for target in "${targets[@]}"; do
+    corpus=fuzz/corpus/$target
+    out=target/fuzz/$target
+    if [ "$(cat "$out/status" 2>/dev/null)" != 0 ]; then
+        tail -30 "$out/log" >&2
+        failed+=("$target (afl-fuzz failed)")
+        continue
+    fi
     stats=$out/default/fuzzer_stats
     crashes=$(find "$out/default/crashes" -type f ! -name README.txt | sort)
     hangs=$(find "$out/default/hangs" -type f | wc -l)

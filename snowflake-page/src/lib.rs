@@ -18,6 +18,7 @@
 //! assert!(page.contains(r#"<output id="id" dir="ltr">4194439168</output>"#));
 //! assert!(page.starts_with("<!doctype html>\n<html lang=\"id\""));
 //! ```
+
 mod errors;
 mod explain;
 mod fluent;
@@ -34,6 +35,9 @@ use snowflake_kit::{Clock, Field, Snowflake};
 
 use form::{Refused, Spaces, compose_form, decode_text, value};
 pub use lang::Lang;
+/// The runtime whose types this API names (`Snowflake`, `Clock`, `Field`, its errors), at
+/// the version the page is built with.
+pub use snowflake_kit;
 use words::{Args, escape};
 pub use words::{Words, WordsError};
 
