@@ -7,15 +7,17 @@
 # it, and pass on the copy unpatched. A line per bug and test, caught or missed; exits
 # non-zero on a miss.
 #   bash scripts/planted-bugs.sh
-# The copy lives at target/planted/tree and builds into target/planted/target: a fixed
-# path keeps the builds incremental (a new path each run would rebuild the workspace
-# crates, and leave their old builds behind).
+# The copy lives at target/planted/tree, a fixed path that keeps its builds incremental (a
+# new path each run would rebuild the workspace crates, and leave their old builds behind),
+# and builds into the workspace's own target directory: the dependencies, built alike, are
+# the tests' own, and only the copy's crates are built again (they are other packages to
+# cargo, at another path, so nothing of the tests' own build is overwritten).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
 work=$PWD/target/planted
 tree=$work/tree
-export CARGO_TARGET_DIR=$work/target
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target}
 export CARGO_TERM_COLOR=never
 
 # The working tree as it is, uncommitted changes and new files included, ignored files not.
