@@ -7,8 +7,12 @@
 #   bash scripts/public-api.sh --check   compare with the committed files; fail on a difference
 # Blanket impls are left out (`-s`: they follow from the rest); auto traits (Send, Sync,
 # Unpin) stay in, since losing one breaks users. Items hidden from the docs (`__private`)
-# are not API and are not listed. rustdoc's JSON is unstable: RUSTC_BOOTSTRAP=1 lets the
-# stable toolchain write it, in the format cargo-public-api $version reads.
+# are not API and are not listed. rustdoc's JSON is unstable: the stable toolchain writes
+# it with RUSTC_BOOTSTRAP=1, in the format cargo-public-api $version reads.
+# One `cargo doc` writes every crate's JSON, with the docs step's features (the workspace's,
+# all of them), so that the docs step after it builds no dependency again; RUSTC_BOOTSTRAP
+# is set for rustdoc alone (a wrapper), since cargo would otherwise build every dependency
+# again for it, and once more for the next step without it.
 # The `snowflake` command has no library: nothing to list.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,13 +28,18 @@ fi
 out=docs/api
 if [ "${1:-}" = --check ]; then
     out=$(mktemp -d)
-    trap 'rm -rf "$out"' EXIT
 fi
+mkdir -p target
+rustdoc=$(mktemp "$PWD/target/rustdoc.XXXXXX")
+trap 'rm -f "$rustdoc"; [ "${1:-}" != --check ] || rm -rf "$out"' EXIT
+printf '#!/bin/sh\nRUSTC_BOOTSTRAP=1 exec "%s" "$@"\n' "$(rustc --print sysroot)/bin/rustdoc" >"$rustdoc"
+chmod +x "$rustdoc"
+RUSTDOC=$rustdoc RUSTDOCFLAGS="-Z unstable-options --output-format json" \
+    cargo doc --workspace --all-features --no-deps --lib --locked --quiet
+doc=${CARGO_TARGET_DIR:-target}/doc
 for crate in "${crates[@]}"; do
-    RUSTC_BOOTSTRAP=1 cargo public-api --package "$crate" --all-features --simplified \
-        --color never 2>/dev/null >"$out/$crate.txt" ||
-        { echo "cargo public-api failed for $crate:" >&2
-          RUSTC_BOOTSTRAP=1 cargo public-api --package "$crate" --all-features -s >/dev/null; exit 1; }
+    cargo public-api --rustdoc-json "$doc/${crate//-/_}.json" --simplified --color never \
+        >"$out/$crate.txt"
 done
 
 if [ "${1:-}" = --check ]; then
