@@ -26,11 +26,7 @@ fi
 all=(from_str field_parse rfc3339 macro_tokens decode server)
 targets=("${@:-${all[@]}}")
 
-afl_version=0.18.2
-if ! cargo afl --version 2>/dev/null | grep -q "^cargo-afl $afl_version"; then
-    echo "installing cargo-afl $afl_version"
-    cargo install cargo-afl --version "$afl_version" --locked
-fi
+bash scripts/tools.sh cargo-afl
 # AFL++ and its runtime, built once for each toolchain (usually by the install already).
 if ! built=$(cargo afl config --build 2>&1) && ! grep -q "already built" <<<"$built"; then
     printf '%s\n' "$built" >&2

@@ -8,7 +8,7 @@
 # Blanket impls are left out (`-s`: they follow from the rest); auto traits (Send, Sync,
 # Unpin) stay in, since losing one breaks users. Items hidden from the docs (`__private`)
 # are not API and are not listed. rustdoc's JSON is unstable: the stable toolchain writes
-# it with RUSTC_BOOTSTRAP=1, in the format cargo-public-api $version reads.
+# it with RUSTC_BOOTSTRAP=1, in the format the cargo-public-api of scripts/tools.sh reads.
 # One `cargo doc` writes every crate's JSON, with the docs step's features (the workspace's,
 # all of them), so that the docs step after it builds no dependency again; RUSTC_BOOTSTRAP
 # is set for rustdoc alone (a wrapper), since cargo would otherwise build every dependency
@@ -17,13 +17,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-version=0.52.0
 crates=(snowflake-kit snowflake-runtime snowflake-macros snowflake-lease snowflake-page snowflake-server)
 
-if ! cargo public-api --version 2>/dev/null | grep -q " $version$"; then
-    echo "installing cargo-public-api $version"
-    cargo install --locked --quiet cargo-public-api --version "$version"
-fi
+bash scripts/tools.sh cargo-public-api
 
 out=docs/api
 if [ "${1:-}" = --check ]; then
