@@ -11,7 +11,7 @@ use tokio::time::{Instant, sleep, timeout};
 use crate::error::LeaseError;
 use crate::events::event;
 use crate::options::{Choice, LeaseOptions, host_name};
-use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError};
+use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError, StoreErrorKind};
 use crate::uptime;
 
 /// What a successful [`acquire`] holds.
@@ -313,9 +313,12 @@ pub(crate) async fn within_bound<T>(
     bound: Duration,
     call: impl Future<Output = Result<T, StoreError>>,
 ) -> Result<T, StoreError> {
-    timeout(bound, call)
-        .await
-        .unwrap_or_else(|_| Err(StoreError(format!("no answer within {bound:?}"))))
+    timeout(bound, call).await.unwrap_or_else(|_| {
+        Err(StoreError::new(
+            StoreErrorKind::TimedOut,
+            format!("no answer within {bound:?}"),
+        ))
+    })
 }
 
 pub(crate) fn millis(duration: Duration) -> u64 {

@@ -225,6 +225,23 @@ impl fmt::Display for LeaseError {
 
 impl std::error::Error for LeaseError {}
 
+/// An error's words, then those of each of its sources that add to them: a client's error
+/// often says what failed only at the bottom (a certificate, a refused connection). The
+/// one walk over a chain of causes, for every store.
+pub(crate) fn with_sources(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(inner) = source {
+        let more = inner.to_string();
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        source = inner.source();
+    }
+    text
+}
+
 /// Which coordination service a store is, for messages, logs and metrics.
 ///
 /// ```

@@ -1,9 +1,11 @@
 //! The [`Store`] on etcd's v3 API: [`EtcdStore`].
 //!
 //! Calls go to one member at a time and move on when it fails (`members`), calls that may
-//! run twice are asked of a second member when the first is slow (`hedge`), the client's
-//! options and the first call are in `connect`, and what etcd's errors mean in `errors`.
+//! run twice are asked of a second member when the first is slow (`hedge`); where the
+//! cluster is and how to reach it is in `config`, the client's options and the first call
+//! in `connect`, and what etcd's errors mean in `errors`.
 
+mod config;
 mod connect;
 mod errors;
 mod hedge;
@@ -15,14 +17,14 @@ use std::time::Duration;
 
 use etcd_client::{Client, Compare, CompareOp, GetOptions, PutOptions, Txn, TxnOp, TxnOpResponse};
 
+pub use self::config::EtcdConfig;
 use self::errors::store_error;
 use self::hedge::HEDGE;
 use self::members::Members;
-use crate::config::EtcdConfig;
 use crate::error::LeaseError;
 use crate::store::{
-    Claim, Identity, LeaseId, Reservation, Store, StoreError, hwm_key, hwm_text, owner_key,
-    parse_hwm,
+    Claim, Identity, LeaseId, Reservation, Store, StoreError, StoreErrorKind, hwm_key, hwm_text,
+    owner_key, parse_hwm,
 };
 
 /// Identities leased from etcd: owner keys on leases, high-water marks beside them.
@@ -230,7 +232,7 @@ impl Store for EtcdStore {
 
     async fn keep_alive(&self, lease: LeaseId) -> Result<Option<Duration>, StoreError> {
         // `lease_keep_alive` sends one renewal and reads its answer; a TTL of 0
-        // there comes back as an error saying "lease not found".
+        // there comes back as an error, a lease gone.
         let renew = |mut client: Client| async move { client.lease_keep_alive(lease.0).await };
         match self
             .members
@@ -243,16 +245,7 @@ impl Store for EtcdStore {
                 .unwrap_or_else(PoisonError::into_inner)
                 .get(&lease.0)
                 .copied()),
-            Err(etcd_client::Error::LeaseKeepAliveError(message))
-                if message.contains("not found") =>
-            {
-                Ok(None)
-            }
-            Err(etcd_client::Error::GRpcStatus(status))
-                if status.message().contains("not found") =>
-            {
-                Ok(None)
-            }
+            Err(e) if errors::kind(&e) == StoreErrorKind::LeaseGone => Ok(None),
             Err(e) => Err(store_error("keep-alive", &e)),
         }
     }
@@ -341,11 +334,7 @@ impl Store for EtcdStore {
         {
             Ok(_) => Ok(()),
             // Already gone: released all the same.
-            Err(etcd_client::Error::GRpcStatus(status))
-                if status.message().contains("not found") =>
-            {
-                Ok(())
-            }
+            Err(e) if errors::kind(&e) == StoreErrorKind::LeaseGone => Ok(()),
             Err(e) => Err(store_error("lease revoke", &e)),
         }
     }

@@ -15,7 +15,7 @@ use crate::error::LeaseError;
 use crate::events::event;
 use crate::options::{Choice, LeaseOptions, OnLoss};
 use crate::status::{Loss, Shared, State};
-use crate::store::{LeaseId, Reservation, Store};
+use crate::store::{LeaseId, Reservation, Store, StoreError};
 use crate::uptime;
 
 /// How many unanswered marks are remembered: a store silent for long sends many, and
@@ -210,7 +210,7 @@ impl<S: Store, C: Clock> Holder<S, C> {
                 Ok(None) => return Err(Loss::LeaseGone),
                 // Silent or failing: try again soon; the lease runs out on its own.
                 Err(e) => {
-                    self.failed("keep-alive", &e.0, None);
+                    self.failed("keep-alive", &e, None);
                     self.next_keep_alive = Instant::now() + self.tick / 5;
                     self.pause = self.tick / 5;
                 }
@@ -261,7 +261,7 @@ impl<S: Store, C: Clock> Holder<S, C> {
                 }
                 // Try again soon; the ceiling stays where it is.
                 Err(e) => {
-                    self.failed("reservation", &e.0, Some(reserve_ms));
+                    self.failed("reservation", &e, Some(reserve_ms));
                     self.pause = self.tick / 5;
                     if self.unanswered.len() == UNANSWERED {
                         self.unanswered.remove(0);
@@ -282,11 +282,13 @@ impl<S: Store, C: Clock> Holder<S, C> {
             reason = "events are nothing without the feature"
         )
     )]
-    fn failed(&mut self, call: &'static str, error: &str, mark_ms: Option<u64>) {
+    fn failed(&mut self, call: &'static str, failure: &StoreError, mark_ms: Option<u64>) {
+        let (kind, error) = (failure.kind().key(), failure.message());
         if self.failing == 0 {
             event!(
                 WARN,
                 call,
+                kind,
                 error,
                 mark_ms,
                 "store call failed; trying again (more failures in a row at debug level)"
@@ -295,13 +297,14 @@ impl<S: Store, C: Clock> Holder<S, C> {
             event!(
                 DEBUG,
                 call,
+                kind,
                 error,
                 mark_ms,
                 failures = self.failing + 1,
                 "store call failed"
             );
         }
-        let _ = (call, error, mark_ms);
+        let _ = (call, kind, error, mark_ms);
         self.failing = self.failing.saturating_add(1);
     }
 

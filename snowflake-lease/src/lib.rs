@@ -58,7 +58,6 @@
 //!   ahead after three TTLs stops the holder ([`State::Stopped`]).
 
 mod acquire;
-mod config;
 mod error;
 mod etcd;
 mod events;
@@ -72,16 +71,15 @@ mod status;
 mod store;
 mod uptime;
 
-pub use crate::config::{EtcdConfig, check_endpoint};
 pub use crate::error::{LeaseError, StoreKind};
-pub use crate::etcd::EtcdStore;
+pub use crate::etcd::{EtcdConfig, EtcdStore};
 pub use crate::leased::LeasedGenerator;
 pub use crate::memory::MemStore;
 pub use crate::options::{Choice, LeaseOptions, OnLoss};
 #[cfg(feature = "postgres")]
 pub use crate::postgres::{PgConfig, PgStore};
 pub use crate::status::{Loss, State, Status};
-pub use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError};
+pub use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError, StoreErrorKind};
 
 // This crate's README's examples, every one as written there.
 // The README shows the PostgreSQL store too: tested with the feature that has it.

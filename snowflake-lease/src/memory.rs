@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError};
+use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError, StoreErrorKind};
 
 /// A [`Store`] in one process's memory. Leases expire on tokio's clock, so tests
 /// can pause and advance time; faults can be injected.
@@ -22,6 +22,35 @@ use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError};
 /// let other = store.grant(std::time::Duration::from_secs(10)).await?;
 /// assert_eq!(store.claim(identity, other, "you").await?, Claim::Held { by: "me".into() });
 /// # Ok::<(), Box<dyn std::error::Error>>(()) }).unwrap();
+/// ```
+///
+/// # Faults, for your own tests
+///
+/// An application that embeds a [`LeasedGenerator`](crate::LeasedGenerator) has to answer
+/// when its store fails: a readiness probe that turns, requests refused with a 503, a log
+/// line. This store fails on demand, so that those answers have tests without an etcd or a
+/// PostgreSQL to break: [`set_unreachable`](MemStore::set_unreachable),
+/// [`set_ttl_zero`](MemStore::set_ttl_zero),
+/// [`lose_next_reserve_answer`](MemStore::lose_next_reserve_answer),
+/// [`answer_late`](MemStore::answer_late), [`set_hides_held`](MemStore::set_hides_held), and
+/// a second writer's doings behind the holder's back ([`revoke`](MemStore::revoke),
+/// [`set_hwm`](MemStore::set_hwm)), with [`claims`](MemStore::claims), [`hwm`](MemStore::hwm)
+/// and [`owner`](MemStore::owner) to look. They are the API on purpose, this crate's own
+/// fault tests' tools as well: a store in memory that cannot fail would test only the
+/// happy path. Each failure has the kind a real store's would have.
+///
+/// ```
+/// use std::time::Duration;
+/// use snowflake_lease::{MemStore, Store, StoreErrorKind};
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+/// let store = MemStore::new();
+/// store.set_unreachable(true);
+/// let e = store.grant(Duration::from_secs(10)).await.unwrap_err();
+/// assert_eq!(e.kind(), StoreErrorKind::Unreachable);
+/// store.set_unreachable(false);
+/// assert!(store.grant(Duration::from_secs(10)).await.is_ok());
+/// # })
 /// ```
 #[derive(Debug, Default)]
 pub struct MemStore {
@@ -93,8 +122,9 @@ impl Mem {
         }
         self.hwms.insert(identity, new_ms);
         if std::mem::take(&mut self.faults.lose_reserve_answer) {
-            return Err(StoreError(
-                "memory store: reserve committed, its answer lost (injected)".to_owned(),
+            return Err(StoreError::new(
+                StoreErrorKind::TimedOut,
+                "memory store: reserve committed, its answer lost (injected)",
             ));
         }
         Ok(Reservation::Committed)
@@ -102,8 +132,9 @@ impl Mem {
 
     fn reachable(&self) -> Result<(), StoreError> {
         if self.faults.unreachable {
-            Err(StoreError(
-                "memory store: unreachable (injected)".to_owned(),
+            Err(StoreError::new(
+                StoreErrorKind::Unreachable,
+                "memory store: unreachable (injected)",
             ))
         } else {
             Ok(())
@@ -206,10 +237,10 @@ impl Store for MemStore {
             return Ok(Claim::Held { by: by.clone() });
         }
         if !mem.leases.contains_key(&lease.0) {
-            return Err(StoreError(format!(
-                "memory store: lease {} not found",
-                lease.0
-            )));
+            return Err(StoreError::new(
+                StoreErrorKind::LeaseGone,
+                format!("memory store: lease {} not found", lease.0),
+            ));
         }
         mem.owners.insert(identity, (holder.to_owned(), lease.0));
         Ok(Claim::Won {

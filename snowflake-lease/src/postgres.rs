@@ -21,8 +21,8 @@ use tokio_postgres::error::SqlState;
 pub use self::config::PgConfig;
 use self::pool::{Failure, Pool};
 use self::schema::SchemaFailure;
-use crate::error::{LeaseError, StoreKind};
-use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError};
+use crate::error::{LeaseError, StoreKind, with_sources};
+use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError, StoreErrorKind};
 
 /// Identities leased from PostgreSQL, with the protocol and guarantee of
 /// [`EtcdStore`](crate::EtcdStore): a lease per holder that ends on the database's clock,
@@ -210,22 +210,25 @@ fn missing_password(e: &tokio_postgres::Error) -> bool {
     e.as_db_error().is_none() && cause(e).contains("password missing")
 }
 
+/// Which failure a client's error is: a refusal of the user, another answer of the
+/// database's (it sent a code), or the way to it (no code: a connection refused or lost).
+fn kind(e: &tokio_postgres::Error) -> StoreErrorKind {
+    if is_denied(e) {
+        StoreErrorKind::Denied
+    } else if e.as_db_error().is_some() {
+        StoreErrorKind::Other
+    } else {
+        StoreErrorKind::Unreachable
+    }
+}
+
 /// What went wrong, with the database's own message when it sent one, and the cause
 /// (such as a certificate's) below the client's words.
 fn cause(e: &tokio_postgres::Error) -> String {
     if let Some(db) = e.as_db_error() {
         return format!("{} ({})", db.message(), db.code().code());
     }
-    let mut text = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(inner) = source {
-        let more = inner.to_string();
-        if !text.contains(&more) {
-            text = format!("{text}: {more}");
-        }
-        source = inner.source();
-    }
-    text
+    with_sources(e)
 }
 
 /// A transaction at read committed, whatever the database's default: the row locks and
@@ -250,7 +253,12 @@ fn columns(identity: Identity) -> (i16, i16) {
 
 /// Unix ms as a `bigint`: below 2^63 for 292 million years.
 fn ms_column(ms: u64) -> Result<i64, Failure> {
-    i64::try_from(ms).map_err(|_| Failure::Refused(format!("{ms} ms does not fit a bigint")))
+    i64::try_from(ms).map_err(|_| {
+        Failure::Refused(
+            StoreErrorKind::Other,
+            format!("{ms} ms does not fit a bigint"),
+        )
+    })
 }
 
 fn ms_value(ms: i64) -> u64 {
@@ -299,10 +307,10 @@ impl Store for PgStore {
                 }
                 if tx.query_opt(&p.live_lease, &[&lease.0]).await?.is_none() {
                     tx.rollback().await?;
-                    return Err(Failure::Refused(format!(
-                        "lease {} not found (expired or revoked)",
-                        lease.0
-                    )));
+                    return Err(Failure::Refused(
+                        StoreErrorKind::LeaseGone,
+                        format!("lease {} not found (expired or revoked)", lease.0),
+                    ));
                 }
                 // One row, now ours: anything else (a rule, a policy, a trigger that kept the row
                 // as it was) is no claim.
@@ -311,7 +319,10 @@ impl Store for PgStore {
                     .await?;
                 if taken.is_none_or(|row| row.get::<_, Option<i64>>(0) != Some(lease.0)) {
                     tx.rollback().await?;
-                    return Err(Failure::Refused("the claim changed no row".to_owned()));
+                    return Err(Failure::Refused(
+                        StoreErrorKind::Other,
+                        "the claim changed no row".to_owned(),
+                    ));
                 }
                 tx.commit().await?;
                 Ok(Claim::Won {
@@ -373,6 +384,7 @@ impl Store for PgStore {
                 if marked.is_none_or(|row| row.get::<_, i64>(0) != new) {
                     tx.rollback().await?;
                     return Err(Failure::Refused(
+                        StoreErrorKind::Other,
                         "the reservation changed no mark".to_owned(),
                     ));
                 }

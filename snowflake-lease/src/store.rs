@@ -84,32 +84,113 @@ pub enum Reservation {
     },
 }
 
-/// A store's failure to answer: the network, a timeout, a malformed reply. The holder only
-/// retries, reports and counts it; the message says what happened.
+/// A store's failure to answer: the network, a timeout, a refusal, a malformed reply. The
+/// holder only retries, reports and counts it; [`kind`](StoreError::kind) says which, for
+/// code that decides, and the message says what happened, for a person.
 ///
 /// ```
-/// let e = snowflake_lease::StoreError::new("etcd keep-alive: connection reset");
+/// use snowflake_lease::{StoreError, StoreErrorKind};
+///
+/// let e = StoreError::new(StoreErrorKind::Unreachable, "etcd keep-alive: connection reset");
+/// assert_eq!(e.kind(), StoreErrorKind::Unreachable);
 /// assert_eq!(e.message(), "etcd keep-alive: connection reset");
 /// assert_eq!(e.to_string(), "etcd keep-alive: connection reset");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoreError(pub(crate) String);
+pub struct StoreError {
+    kind: StoreErrorKind,
+    message: String,
+}
+
+/// Which failure a [`StoreError`] is: what a store's implementation says of it, and what a
+/// caller or a test branches on.
+///
+/// ```
+/// use snowflake_lease::StoreErrorKind;
+///
+/// assert_eq!(StoreErrorKind::TimedOut.key(), "timed_out");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum StoreErrorKind {
+    /// No answer within the call's bound: what was asked may have been done all the same
+    /// (a reservation may have committed), which is why the holder never counts on it.
+    TimedOut,
+    /// The store could not be reached, or the connection failed on the way.
+    Unreachable,
+    /// The store refused the user: a wrong name or password, or no permission.
+    Denied,
+    /// The lease the call named is gone: it expired, was revoked, or never was.
+    LeaseGone,
+    /// The store holds what this crate never writes there (a malformed high-water mark).
+    Malformed,
+    /// Any other failure the store answered with.
+    Other,
+}
+
+impl StoreErrorKind {
+    /// The kind as a key for logs and metrics labels: `timed_out`, `unreachable`, `denied`,
+    /// `lease_gone`, `malformed` or `other`.
+    ///
+    /// ```
+    /// assert_eq!(snowflake_lease::StoreErrorKind::LeaseGone.key(), "lease_gone");
+    /// ```
+    pub const fn key(self) -> &'static str {
+        match self {
+            StoreErrorKind::TimedOut => "timed_out",
+            StoreErrorKind::Unreachable => "unreachable",
+            StoreErrorKind::Denied => "denied",
+            StoreErrorKind::LeaseGone => "lease_gone",
+            StoreErrorKind::Malformed => "malformed",
+            StoreErrorKind::Other => "other",
+        }
+    }
+}
 
 impl StoreError {
-    /// A failure, in words that say what happened.
-    pub fn new(message: impl Into<String>) -> StoreError {
-        StoreError(message.into())
+    /// A failure of `kind`, in words that say what happened.
+    ///
+    /// ```
+    /// use snowflake_lease::{StoreError, StoreErrorKind};
+    ///
+    /// let e = StoreError::new(StoreErrorKind::TimedOut, "no answer within 2s");
+    /// assert_eq!(e.kind(), StoreErrorKind::TimedOut);
+    /// ```
+    pub fn new(kind: StoreErrorKind, message: impl Into<String>) -> StoreError {
+        StoreError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// Which failure it is.
+    ///
+    /// ```
+    /// use snowflake_lease::{StoreError, StoreErrorKind};
+    ///
+    /// let e = StoreError::new(StoreErrorKind::Denied, "etcd claim: permission denied");
+    /// assert_eq!(e.kind(), StoreErrorKind::Denied);
+    /// ```
+    pub fn kind(&self) -> StoreErrorKind {
+        self.kind
     }
 
     /// What happened.
+    ///
+    /// ```
+    /// use snowflake_lease::{StoreError, StoreErrorKind};
+    ///
+    /// let e = StoreError::new(StoreErrorKind::Other, "etcd claim: too many requests");
+    /// assert_eq!(e.message(), "etcd claim: too many requests");
+    /// ```
     pub fn message(&self) -> &str {
-        &self.0
+        &self.message
     }
 }
 
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
@@ -232,10 +313,13 @@ pub(crate) fn parse_hwm(text: Option<&[u8]>) -> Result<u64, StoreError> {
             .ok()
             .and_then(|text| text.parse().ok().filter(|&ms| hwm_text(ms) == text))
             .ok_or_else(|| {
-                StoreError(format!(
-                    "a high-water mark is {:?}, not 13 zero-padded digits of Unix milliseconds",
-                    String::from_utf8_lossy(bytes)
-                ))
+                StoreError::new(
+                    StoreErrorKind::Malformed,
+                    format!(
+                        "a high-water mark is {:?}, not 13 zero-padded digits of Unix milliseconds",
+                        String::from_utf8_lossy(bytes)
+                    ),
+                )
             }),
     }
 }

@@ -179,27 +179,9 @@ impl EtcdConfig {
     }
 }
 
-/// Checks an etcd address: `http://host:port`, `https://host:port`, or `host:port`
-/// (as http). Returns it with its scheme.
-///
-/// ```
-/// use snowflake_lease::check_endpoint;
-///
-/// assert_eq!(check_endpoint("127.0.0.1:2379")?, "http://127.0.0.1:2379");
-/// assert_eq!(check_endpoint("https://etcd-0:2379/")?, "https://etcd-0:2379");
-/// assert!(check_endpoint("ftp://etcd:2379").is_err());
-/// assert!(check_endpoint("http://etcd").is_err());
-/// # Ok::<(), snowflake_lease::LeaseError>(())
-/// ```
-///
-/// # Errors
-///
+/// Checks an etcd address: `http://host:port`, `https://host:port`, or `host:port` (as
+/// http). The address with its scheme, and whether it is https; or
 /// [`LeaseError::InvalidEndpoint`], saying what is wrong.
-pub fn check_endpoint(endpoint: &str) -> Result<String, LeaseError> {
-    check(endpoint).map(|(url, _)| url)
-}
-
-/// The address with its scheme, and whether it is https.
 fn check(endpoint: &str) -> Result<(String, bool), LeaseError> {
     let invalid = |reason: &str| LeaseError::InvalidEndpoint {
         store: StoreKind::Etcd,
@@ -232,4 +214,32 @@ fn check(endpoint: &str) -> Result<(String, bool), LeaseError> {
         return Err(invalid("the port is not a number in 1..=65535"));
     }
     Ok((format!("{scheme}://{host}:{port}"), scheme == "https"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+
+    #[test]
+    fn an_address_gets_its_scheme_and_a_wrong_one_says_what_is_wrong() {
+        assert_eq!(
+            check("127.0.0.1:2379").unwrap(),
+            ("http://127.0.0.1:2379".to_owned(), false)
+        );
+        assert_eq!(
+            check("https://etcd-0:2379/").unwrap(),
+            ("https://etcd-0:2379".to_owned(), true)
+        );
+        for (bad, reason) in [
+            ("ftp://etcd:2379", "scheme `ftp` is not supported"),
+            ("http://etcd", "expected host:port"),
+            ("http://:2379", "the host is empty"),
+            ("http://et cd:2379", "characters no host name has"),
+            ("http://etcd:0", "not a number in 1..=65535"),
+            ("http://etcd:65536", "not a number in 1..=65535"),
+        ] {
+            let e = check(bad).unwrap_err().to_string();
+            assert!(e.contains(bad) && e.contains(reason), "{bad}: {e}");
+        }
+    }
 }

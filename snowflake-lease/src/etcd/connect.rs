@@ -3,10 +3,10 @@
 
 use etcd_client::GetOptions;
 
+use super::config::EtcdConfig;
 use super::errors::{cause, is_denied};
 use super::members::Members;
 use crate::LeaseOptions;
-use crate::config::EtcdConfig;
 use crate::error::{LeaseError, StoreKind};
 
 /// The client's options for the members of `config`, with the timeouts of `options`.

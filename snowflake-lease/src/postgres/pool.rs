@@ -8,7 +8,7 @@ use tokio_postgres::{Client, Statement};
 
 use super::schema::Statements;
 use crate::events::event;
-use crate::store::StoreError;
+use crate::store::{StoreError, StoreErrorKind};
 
 /// Where the connections go, how to make them, and the ones ready for the next call.
 pub(super) struct Pool {
@@ -52,7 +52,7 @@ pub(super) enum Failure {
     /// The database, or the way to it.
     Db(tokio_postgres::Error),
     /// An answer about the request (the lease is gone): the connection is sound.
-    Refused(String),
+    Refused(StoreErrorKind, String),
 }
 
 impl From<tokio_postgres::Error> for Failure {
@@ -108,25 +108,28 @@ impl Pool {
                 CancelOnDrop(Some((connection.client.cancel_token(), self.tls.clone())));
             let answer = work(&mut connection.client, &connection.prepared).await;
             given_up.0 = None;
-            if matches!(answer, Ok(_) | Err(Failure::Refused(_))) {
+            if matches!(answer, Ok(_) | Err(Failure::Refused(..))) {
                 self.check_in(connection);
             }
             answer
         };
         let result = tokio::time::timeout(self.bound, attempt).await;
         let elapsed_ms = started.elapsed().as_millis();
-        let result = match result {
+        let (kind, result) = match result {
             Ok(Ok(answer)) => {
                 event!(DEBUG, op, elapsed_ms, "PostgreSQL answered");
                 return Ok(answer);
             }
-            Ok(Err(Failure::Refused(reason))) => reason,
-            Ok(Err(Failure::Db(e))) => super::cause(&e),
-            Err(_) => format!("no answer within {:?}", self.bound),
+            Ok(Err(Failure::Refused(kind, reason))) => (kind, reason),
+            Ok(Err(Failure::Db(e))) => (super::kind(&e), super::cause(&e)),
+            Err(_) => (
+                StoreErrorKind::TimedOut,
+                format!("no answer within {:?}", self.bound),
+            ),
         };
         event!(DEBUG, op, elapsed_ms, error = %result, "PostgreSQL call failed");
         let _ = elapsed_ms;
-        Err(StoreError(format!("PostgreSQL {op}: {result}")))
+        Err(StoreError::new(kind, format!("PostgreSQL {op}: {result}")))
     }
 
     /// A new connection, opened and prepared by a task of its own: if the call that asked
@@ -149,6 +152,7 @@ impl Pool {
         match receive.await {
             Ok(opened) => opened.map_err(Failure::Db),
             Err(_) => Err(Failure::Refused(
+                StoreErrorKind::Other,
                 "the task opening a connection ended without one".to_owned(),
             )),
         }

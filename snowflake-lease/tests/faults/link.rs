@@ -7,7 +7,9 @@ use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use snowflake_lease::{Claim, Identity, LeaseId, MemStore, Reservation, Store, StoreError};
+use snowflake_lease::{
+    Claim, Identity, LeaseId, MemStore, Reservation, Store, StoreError, StoreErrorKind,
+};
 use tokio::sync::oneshot;
 use tokio::time::{Instant, sleep, sleep_until};
 
@@ -132,7 +134,12 @@ impl Link {
             let plan = lock(&self.faults).plan(keep_alive);
             match plan {
                 Plan::Wait(until) => sleep_until(until).await,
-                Plan::Cut(Cut::Refused) => return Err(StoreError::new("refused (injected)")),
+                Plan::Cut(Cut::Refused) => {
+                    return Err(StoreError::new(
+                        StoreErrorKind::Unreachable,
+                        "refused (injected)",
+                    ));
+                }
                 Plan::Cut(Cut::Silent) => std::future::pending().await,
                 Plan::Send {
                     before,
@@ -158,7 +165,10 @@ impl Link {
             Answer::Failed => {
                 self.ledger
                     .note(format_args!("{} {what}: answer lost", self.incarnation));
-                Err(StoreError::new("answer lost (injected)"))
+                Err(StoreError::new(
+                    StoreErrorKind::TimedOut,
+                    "answer lost (injected)",
+                ))
             }
             Answer::Never => {
                 self.ledger.note(format_args!(

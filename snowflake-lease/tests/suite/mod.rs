@@ -108,6 +108,7 @@ macro_rules! store_suite {
             a_lease_revoked_behind_its_back_halts_the_holder_at_once,
             a_store_down_stops_issuing_by_the_lease_then_it_claims_again_above_the_mark,
             after_a_release_the_next_holder_claims_at_once_above_the_hwm,
+            a_claim_on_a_lease_gone_is_that_kind_of_error,
             a_clock_behind_waits_within_the_bound_and_fails_beyond_it,
             a_datacenter_of_32_machines_then_a_33rd,
         ]);

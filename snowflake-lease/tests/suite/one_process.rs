@@ -3,7 +3,9 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use snowflake_lease::{Identity, LeaseError, LeaseOptions, LeasedGenerator, OnLoss, State};
+use snowflake_lease::{
+    Identity, LeaseError, LeaseOptions, LeasedGenerator, OnLoss, State, Store, StoreErrorKind,
+};
 
 use super::{Fixture, Offset, options};
 
@@ -181,6 +183,21 @@ pub(crate) async fn after_a_release_the_next_holder_claims_at_once_above_the_hwm
     );
     let next = second.try_next_id().unwrap();
     assert!(next.timestamp_ms() > hwm && next > last);
+}
+
+/// A store says which failure it met, not only in words: a claim on a lease it released is
+/// an error of kind `LeaseGone` (its message says so too), and leaves the identity free.
+pub(crate) async fn a_claim_on_a_lease_gone_is_that_kind_of_error<F: Fixture>() {
+    let fixture = F::start();
+    let opts = options(7, 7, 10);
+    let store = fixture.store(&opts).await;
+    let gone = store.grant(Duration::from_secs(10)).await.unwrap();
+    store.release(gone).await.unwrap();
+    let identity = Identity::new(7, 7).unwrap();
+    let e = store.claim(identity, gone, "ghost").await.unwrap_err();
+    assert_eq!(e.kind(), StoreErrorKind::LeaseGone, "{e}");
+    assert!(e.message().contains("not found"), "{e}");
+    assert!(!store.held().await.unwrap().contains(&identity));
 }
 
 /// A clock behind the mark a predecessor left waits for it, within the bound; beyond the
