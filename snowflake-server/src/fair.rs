@@ -371,7 +371,7 @@ mod tests {
         batch.await.unwrap().unwrap();
     }
 
-    /// The queue in front of a generator, its IDs taken and refused as the issuer does.
+    /// The queue in front of an issuer, as the handlers use it.
     mod fairness {
         use std::sync::Arc;
         use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -381,21 +381,21 @@ mod tests {
         use snowflake_test_support::clock::TokioClock;
 
         use crate::fair::Queue;
-        use crate::issuer::testing::{batch, one};
+        use crate::issuer::Issuer;
 
         /// `tasks` tasks each asking for a whole millisecond's 4,096 IDs, again and again,
         /// until `stop`; each counts its batches in `filled`.
         fn batches(
             tasks: usize,
-            generator: &Arc<Generator<TokioClock>>,
+            issuer: &Arc<Issuer<TokioClock>>,
             queue: &Arc<Queue>,
             filled: &Arc<AtomicUsize>,
             stop: &Arc<AtomicBool>,
         ) -> Vec<tokio::task::JoinHandle<()>> {
             (0..tasks)
                 .map(|_| {
-                    let (generator, queue, filled, stop) = (
-                        Arc::clone(generator),
+                    let (issuer, queue, filled, stop) = (
+                        Arc::clone(issuer),
                         Arc::clone(queue),
                         Arc::clone(filled),
                         Arc::clone(stop),
@@ -403,7 +403,8 @@ mod tests {
                     tokio::spawn(async move {
                         let mut out = vec![Snowflake::MAX; 4096];
                         while !stop.load(Ordering::Relaxed) {
-                            batch(&generator, &queue, &mut out)
+                            issuer
+                                .fill(&queue, &mut out)
                                 .await
                                 .map_err(|e| e.0)
                                 .unwrap();
@@ -422,19 +423,20 @@ mod tests {
         #[tokio::test(flavor = "current_thread", start_paused = true)]
         async fn one_id_goes_ahead_of_requests_for_whole_milliseconds() {
             let clock = TokioClock::new();
-            let generator =
-                Arc::new(Generator::new(Identity::new(1, 1).unwrap()).with_clock(clock));
+            let issuer = Arc::new(Issuer::Unleased(
+                Generator::new(Identity::new(1, 1).unwrap()).with_clock(clock),
+            ));
             let queue = Arc::new(Queue::default());
             let filled = Arc::new(AtomicUsize::new(0));
             let stop = Arc::new(AtomicBool::new(false));
-            let bulk = batches(20, &generator, &queue, &filled, &stop);
+            let bulk = batches(20, &issuer, &queue, &filled, &stop);
             // The batches have the clock's milliseconds to themselves for a while.
             tokio::time::sleep(Duration::from_millis(50)).await;
             assert!(queue.batches_waiting() > 10, "batches queue");
             let mut waits = Vec::new();
             for _ in 0..20 {
                 let started = tokio::time::Instant::now();
-                let id = one(&generator, &queue).await.map_err(|e| e.0).unwrap();
+                let id = issuer.next_id(&queue).await.map_err(|e| e.0).unwrap();
                 waits.push(started.elapsed());
                 assert_eq!(id.datacenter(), 1);
             }
@@ -456,20 +458,17 @@ mod tests {
             // tokio's paused clock keeps one busy.
             static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
             let _alone = ONE_AT_A_TIME.lock().await;
-            let generator = Arc::new(generator);
+            let issuer = Arc::new(Issuer::Unleased(generator));
             let queue = Arc::new(Queue::default());
             let stop = Arc::new(AtomicBool::new(false));
             let singles: Vec<_> = (0..4)
                 .map(|_| {
-                    let (generator, queue, stop) = (
-                        Arc::clone(&generator),
-                        Arc::clone(&queue),
-                        Arc::clone(&stop),
-                    );
+                    let (issuer, queue, stop) =
+                        (Arc::clone(&issuer), Arc::clone(&queue), Arc::clone(&stop));
                     tokio::spawn(async move {
                         let mut count = 0_u64;
                         while !stop.load(Ordering::Relaxed) {
-                            one(&generator, &queue).await.map_err(|e| e.0).unwrap();
+                            issuer.next_id(&queue).await.map_err(|e| e.0).unwrap();
                             count += 1;
                             // As a request's task ends: an ID taken at once, without waiting,
                             // never hands the worker back, and a loop of them would hold it,
@@ -486,7 +485,8 @@ mod tests {
             let started = std::time::Instant::now();
             let batches = async {
                 for _ in 0..50 {
-                    batch(&generator, &queue, &mut out)
+                    issuer
+                        .fill(&queue, &mut out)
                         .await
                         .map_err(|e| e.0)
                         .unwrap();

@@ -3,12 +3,10 @@
 mod lease;
 mod refusal;
 mod source;
-#[cfg(test)]
-pub(crate) mod testing;
 
 use std::time::Duration;
 
-use snowflake_kit::{Clock, GenerateError, Generator, Identity, Snowflake, SystemClock};
+use snowflake_kit::{Clock, Generator, Identity, Snowflake, SystemClock};
 use snowflake_lease::{Choice, State, StoreKind};
 
 pub(crate) use self::lease::Lease;
@@ -17,15 +15,17 @@ use self::refusal::refused;
 use self::source::Source;
 use crate::fair::Queue;
 
-/// The service's source of IDs.
-pub(crate) enum Issuer {
+/// The service's source of IDs, stamped with the clock `C`: the system's when it serves,
+/// a test's in the tests, which so drive the very path the handlers take. Generic rather
+/// than a `dyn Clock`, so the service's reads of the clock are direct calls.
+pub(crate) enum Issuer<C: Clock + 'static = SystemClock> {
     /// No identity was given: the page, compose and decode work; IDs do not.
     None,
     /// `--dc N --machine N` without a store: an identity nobody leases.
-    Unleased(Generator),
+    Unleased(Generator<C>),
     /// `--etcd URL` or `--postgres URL`, with `--auto`, `--dc N --auto` or an exact
     /// `--dc N --machine N`: claimed while the server serves.
-    Leased(Lease),
+    Leased(Lease<C>),
 }
 
 /// What a 503 for a missing identity says.
@@ -50,34 +50,9 @@ pub(crate) fn rfc3339(ms: u64) -> Option<String> {
     snowflake_kit::Rfc3339::new(ms).map(|time| time.to_string())
 }
 
-/// Fills `out` through `try_fill_now`, in `queue`'s turns.
-async fn fill(
-    queue: &Queue,
-    out: &mut [Snowflake],
-    try_fill_now: impl Fn(&mut [Snowflake]) -> Result<usize, GenerateError>,
-    check_wait: impl Fn(u64, u64, Duration) -> Result<(), GenerateError>,
-    clock: &impl Clock,
-) -> Result<(), Refusal> {
-    let mut done = 0;
-    queue
-        .issue(
-            || {
-                // Each call takes what it can; `WouldWait` once this millisecond is spent.
-                while done < out.len() {
-                    done += try_fill_now(&mut out[done..])?;
-                }
-                Ok(())
-            },
-            check_wait,
-            clock,
-        )
-        .await
-        .map_err(refused)
-}
-
-impl Issuer {
+impl<C: Clock + 'static> Issuer<C> {
     /// The generator that issues, if there is one now (shared by the tasks that wait on it).
-    fn source(&self) -> Result<&(dyn Source + Sync), Refusal> {
+    fn source(&self) -> Result<&(dyn Source<C> + Sync), Refusal> {
         match self {
             Issuer::None => Err(Refusal(NO_IDENTITY.to_owned())),
             Issuer::Unleased(generator) => Ok(generator),
@@ -94,8 +69,7 @@ impl Issuer {
             .issue_one(
                 || source.try_next_id_now(),
                 |from, until, waited| source.check_wait(from, until, waited),
-                // Both generators stamp IDs with it.
-                &SystemClock,
+                source.clock(),
             )
             .await
             .map_err(refused)?;
@@ -106,23 +80,30 @@ impl Issuer {
     /// each millisecond has in its turn.
     pub(crate) async fn fill(&self, queue: &Queue, out: &mut [Snowflake]) -> Result<(), Refusal> {
         let source = self.source()?;
-        fill(
-            queue,
-            out,
-            |rest| source.try_fill_now(rest),
-            |from, until, waited| source.check_wait(from, until, waited),
-            &SystemClock,
-        )
-        .await
+        let mut done = 0;
+        queue
+            .issue(
+                || {
+                    // Each call takes what it can; `WouldWait` once this millisecond is spent.
+                    while done < out.len() {
+                        done += source.try_fill_now(&mut out[done..])?;
+                    }
+                    Ok(())
+                },
+                |from, until, waited| source.check_wait(from, until, waited),
+                source.clock(),
+            )
+            .await
+            .map_err(refused)
     }
 
     /// Whether an ID could be issued now: an identity held, its ceiling ahead of the clock.
     pub(crate) fn ready(&self) -> Result<(), Refusal> {
         match self {
             Issuer::None => Err(Refusal(NO_IDENTITY.to_owned())),
-            Issuer::Unleased(_) => {
+            Issuer::Unleased(generator) => {
                 // Without taking an ID: can the clock's reading be one?
-                let now_ms = SystemClock.now_ms();
+                let now_ms = generator.clock().now_ms();
                 if (snowflake_kit::TWITTER_EPOCH_MS..=snowflake_kit::MAX_TIMESTAMP_MS)
                     .contains(&now_ms)
                 {
@@ -134,11 +115,12 @@ impl Issuer {
                 }
             }
             Issuer::Leased(lease) => {
-                let status = lease.generator()?.status();
+                let generator = lease.generator()?;
+                let status = generator.status();
                 if status.state != State::Holding {
                     return Err(Refusal(format!("the lease is not held: {}", status.state)));
                 }
-                if status.ceiling_ms < SystemClock.now_ms() {
+                if status.ceiling_ms < generator.clock().now_ms() {
                     return Err(Refusal(
                         "the reserved time has run out (is the lease store reachable?)".to_owned(),
                     ));
@@ -198,25 +180,31 @@ mod tests {
     use snowflake_test_support::T;
     use snowflake_test_support::clock::ManualClock;
 
-    use super::testing::one;
     use super::*;
 
-    /// A generator whose millisecond `T` is used up, on a clock standing at `T`.
-    fn used_up() -> (Arc<ManualClock>, Generator<Arc<ManualClock>>) {
+    /// An issuer whose millisecond `T` is used up, on a clock standing at `T`.
+    async fn used_up() -> (Arc<ManualClock>, Issuer<Arc<ManualClock>>) {
         let clock = ManualClock::at(T);
-        let generator = Generator::new(Identity::new(1, 1).expect("valid identity"))
-            .with_clock(Arc::clone(&clock));
+        let issuer = Issuer::Unleased(
+            Generator::new(Identity::new(1, 1).expect("valid identity"))
+                .with_clock(Arc::clone(&clock)),
+        );
         let mut ids = vec![Snowflake::MAX; 4096];
-        generator.try_fill(&mut ids).expect("4,096 IDs at T");
+        issuer
+            .fill(&Queue::default(), &mut ids)
+            .await
+            .map_err(|e| e.0)
+            .expect("4,096 IDs at T");
         assert!(ids.iter().all(|id| id.timestamp_ms() == T));
-        (clock, generator)
+        assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+        (clock, issuer)
     }
 
     /// On a single thread, the task that moves the clock runs only if the wait gives the
     /// thread back: a wait on the thread would end in `ClockStalled`.
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn the_wait_for_the_clock_leaves_the_thread_to_other_tasks() {
-        let (clock, generator) = used_up();
+        let (clock, issuer) = used_up().await;
         let mover = {
             let clock = Arc::clone(&clock);
             tokio::spawn(async move {
@@ -224,7 +212,8 @@ mod tests {
                 clock.set(T + 1);
             })
         };
-        let id = one(&generator, &Queue::default())
+        let id = issuer
+            .next_id(&Queue::default())
             .await
             .map_err(|e| e.0)
             .expect("an ID once the clock moves");
@@ -232,11 +221,33 @@ mod tests {
         mover.await.expect("the mover ran");
     }
 
+    /// A batch waits as one ID does, and takes the next millisecond's from its start.
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn a_batch_waits_for_the_next_millisecond_too() {
+        let (clock, issuer) = used_up().await;
+        let mover = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            clock.set(T + 1);
+        });
+        let mut ids = vec![Snowflake::MAX; 3];
+        issuer
+            .fill(&Queue::default(), &mut ids)
+            .await
+            .map_err(|e| e.0)
+            .expect("IDs once the clock moves");
+        let stamped: Vec<_> = ids
+            .iter()
+            .map(|id| (id.timestamp_ms(), id.sequence()))
+            .collect();
+        assert_eq!(stamped, [(T + 1, 0), (T + 1, 1), (T + 1, 2)]);
+        mover.await.expect("the mover ran");
+    }
+
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn a_clock_that_never_gets_there_is_a_stalled_clock() {
-        let (_, generator) = used_up();
+        let (_, issuer) = used_up().await;
         let started = tokio::time::Instant::now();
-        let Err(Refusal(reason)) = one(&generator, &Queue::default()).await else {
+        let Err(Refusal(reason)) = issuer.next_id(&Queue::default()).await else {
             panic!("an ID from a stopped clock");
         };
         // The tolerance and the millisecond expected, then the first check past them.
@@ -244,16 +255,51 @@ mod tests {
             reason.starts_with("the clock did not advance in 1002 ms"),
             "{reason}"
         );
+        let Issuer::Unleased(generator) = &issuer else {
+            unreachable!("an unleased issuer");
+        };
         assert!(started.elapsed() > generator.tolerance());
     }
 
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn other_errors_pass_at_once() {
-        let (_, generator) = used_up();
+        let (_, issuer) = used_up().await;
+        let Issuer::Unleased(generator) = &issuer else {
+            unreachable!("an unleased issuer");
+        };
         generator.halt();
-        let Err(Refusal(reason)) = one(&generator, &Queue::default()).await else {
+        let started = tokio::time::Instant::now();
+        let Err(Refusal(reason)) = issuer.next_id(&Queue::default()).await else {
             panic!("an ID from a halted generator");
         };
         assert_eq!(reason, "the identity's lease was lost; claiming it again");
+        assert_eq!(started.elapsed(), Duration::ZERO);
+    }
+
+    /// The readiness an unleased identity reports is the test clock's: outside the times
+    /// an ID can carry, the issuer is not ready, and says what the clock reads.
+    #[tokio::test]
+    async fn readiness_reads_the_issuers_clock() {
+        let (clock, issuer) = used_up().await;
+        assert!(issuer.ready().is_ok());
+        clock.set(snowflake_kit::TWITTER_EPOCH_MS - 1);
+        let Err(Refusal(reason)) = issuer.ready() else {
+            panic!("ready before the epoch");
+        };
+        assert_eq!(
+            reason,
+            format!(
+                "the clock reads {} ms, outside the times an ID can carry",
+                snowflake_kit::TWITTER_EPOCH_MS - 1
+            )
+        );
+        clock.set(snowflake_kit::MAX_TIMESTAMP_MS + 1);
+        assert!(issuer.ready().is_err());
+        clock.set(snowflake_kit::MAX_TIMESTAMP_MS);
+        assert!(issuer.ready().is_ok());
+        assert_eq!(
+            Issuer::<SystemClock>::None.ready().map_err(|e| e.0),
+            Err(NO_IDENTITY.to_owned())
+        );
     }
 }

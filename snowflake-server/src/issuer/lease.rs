@@ -2,21 +2,22 @@
 
 use std::sync::{Mutex, OnceLock, PoisonError};
 
+use snowflake_kit::{Clock, SystemClock};
 use snowflake_lease::{Choice, LeasedGenerator, StoreKind};
 
 use super::Refusal;
 
-/// A leased identity, or what the claim of one waits for.
-pub(crate) struct Lease {
+/// A leased identity, or what the claim of one waits for; its IDs stamped with `C`.
+pub(crate) struct Lease<C: Clock + 'static = SystemClock> {
     pub(crate) choice: Choice,
     pub(crate) store: StoreKind,
-    pub(super) generator: OnceLock<LeasedGenerator>,
+    pub(super) generator: OnceLock<LeasedGenerator<C>>,
     waiting: Mutex<String>,
 }
 
-impl Lease {
+impl<C: Clock + 'static> Lease<C> {
     /// Not held yet: claiming from `store` as `choice` says.
-    pub(crate) fn claiming(choice: Choice, store: StoreKind) -> Lease {
+    pub(crate) fn claiming(choice: Choice, store: StoreKind) -> Lease<C> {
         let what = match choice {
             Choice::Exact(identity) => format!(
                 "datacenter {}, machine {}",
@@ -43,11 +44,11 @@ impl Lease {
     }
 
     /// The claim is done: issue from `generator`.
-    pub(crate) fn hold(&self, generator: LeasedGenerator) {
+    pub(crate) fn hold(&self, generator: LeasedGenerator<C>) {
         let _ = self.generator.set(generator);
     }
 
-    pub(crate) fn generator(&self) -> Result<&LeasedGenerator, Refusal> {
+    pub(crate) fn generator(&self) -> Result<&LeasedGenerator<C>, Refusal> {
         self.generator.get().ok_or_else(|| {
             Refusal(
                 self.waiting

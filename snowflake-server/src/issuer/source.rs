@@ -2,12 +2,14 @@
 
 use std::time::Duration;
 
-use snowflake_kit::{GenerateError, Generator, Snowflake};
+use snowflake_kit::{Clock, GenerateError, Generator, Snowflake};
 use snowflake_lease::LeasedGenerator;
 
 /// What issues the IDs: an unleased identity's generator, or a lease's (which also counts its
-/// refusals).
-pub(super) trait Source {
+/// refusals), stamping them with `C`.
+pub(super) trait Source<C: Clock> {
+    /// The clock the IDs are stamped with, which the queue's waits read.
+    fn clock(&self) -> &C;
     fn try_next_id_now(&self) -> Result<Snowflake, GenerateError>;
     fn try_fill_now(&self, out: &mut [Snowflake]) -> Result<usize, GenerateError>;
     fn check_wait(
@@ -18,7 +20,11 @@ pub(super) trait Source {
     ) -> Result<(), GenerateError>;
 }
 
-impl Source for Generator {
+impl<C: Clock> Source<C> for Generator<C> {
+    fn clock(&self) -> &C {
+        Generator::clock(self)
+    }
+
     fn try_next_id_now(&self) -> Result<Snowflake, GenerateError> {
         Generator::try_next_id_now(self)
     }
@@ -37,7 +43,11 @@ impl Source for Generator {
     }
 }
 
-impl Source for LeasedGenerator {
+impl<C: Clock + 'static> Source<C> for LeasedGenerator<C> {
+    fn clock(&self) -> &C {
+        LeasedGenerator::clock(self)
+    }
+
     fn try_next_id_now(&self) -> Result<Snowflake, GenerateError> {
         LeasedGenerator::try_next_id_now(self)
     }
