@@ -484,3 +484,355 @@ fn lease_options(
     })?;
     Ok(options)
 }
+
+/// The flags' rules, case by case, without a process: what the binary prints after
+/// `error: ` and before exiting with status 2 (`tests/process.rs` runs it for one case of
+/// each kind).
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::Flags;
+
+    /// What the binary says of `args`: clap's first line without its `error: `, or the
+    /// [`FlagError`](super::FlagError) of [`Flags::startup`].
+    fn refusal(args: &[&str]) -> String {
+        // The flags read their variables too: a test run with one set would test another
+        // command line than the one written here.
+        for (name, _) in std::env::vars_os() {
+            let name = name.to_string_lossy();
+            assert!(
+                !name.starts_with("SNOWFLAKE_") && !name.starts_with("PG"),
+                "{name} is set: the flags' tests need an environment without it"
+            );
+        }
+        let flags = match Flags::try_parse_from(
+            std::iter::once("snowflake-server").chain(args.iter().copied()),
+        ) {
+            Ok(flags) => flags,
+            Err(e) => {
+                let text = e.to_string();
+                let first = text.lines().next().unwrap_or_default();
+                return first.strip_prefix("error: ").unwrap_or(first).to_owned();
+            }
+        };
+        match flags.startup() {
+            Ok(_) => panic!("{args:?} were taken"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// `args` are refused in one line that starts with `message`.
+    fn refused(args: &[&str], message: &str) {
+        let refusal = refusal(args);
+        assert!(!refusal.contains('\n'), "{args:?}: {refusal}");
+        assert!(refusal.starts_with(message), "{args:?}: {refusal}");
+    }
+
+    /// The identity, the listening address, the lease's settings, and a flag clap does not know.
+    #[test]
+    fn bad_flags_are_refused_naming_the_flag() {
+        for (args, message) in [
+            (
+                &["--dc", "32", "--machine", "1"][..],
+                "--dc: datacenter 32 is out of range 0..=31 (5 bits)",
+            ),
+            (&["--dc", "1"], "--dc needs --machine too"),
+            (&["--listen", "nonsense"], "invalid --listen \"nonsense\""),
+            (
+                &["--auto"],
+                "--auto is about a leased identity: it needs --etcd URL or --postgres URL",
+            ),
+            (
+                &["--etcd", "ftp://x:1", "--auto"],
+                "--etcd: invalid etcd endpoint \"ftp://x:1\"",
+            ),
+            (
+                &[
+                    "--etcd",
+                    "http://127.0.0.1:2379",
+                    "--auto",
+                    "--lease-ttl",
+                    "0",
+                ],
+                "--lease-ttl 0 is out of range: expected whole seconds in 1..=3600",
+            ),
+            (&["--etcd", "http://127.0.0.1:2379"], "--etcd needs --auto"),
+            (
+                &["--etcd", "http://127.0.0.1:2379", "--dc", "40", "--auto"],
+                "--dc: datacenter 40 is out of range 0..=31 (5 bits)",
+            ),
+            (
+                &["--etcd", "http://127.0.0.1:2379", "--dc", "4"],
+                "--dc needs --machine too, or --auto (with --etcd or --postgres) for any free machine of it",
+            ),
+            (
+                &[
+                    "--etcd",
+                    "http://127.0.0.1:2379",
+                    "--dc",
+                    "4",
+                    "--machine",
+                    "1",
+                    "--auto",
+                ],
+                "--auto and --machine exclude each other",
+            ),
+            (
+                &["--claim-wait", "5"],
+                "--claim-wait is about a leased identity: it needs --etcd URL or --postgres URL",
+            ),
+            (
+                &[
+                    "--etcd",
+                    "http://127.0.0.1:2379",
+                    "--auto",
+                    "--claim-wait",
+                    "x",
+                ],
+                "--claim-wait \"x\" is not a whole number of decimal digits: expected whole seconds \
+                 in 0..=3600",
+            ),
+            (
+                &["--lease-ttl", "0"],
+                "--lease-ttl is about a leased identity: it needs --etcd URL or --postgres URL",
+            ),
+            (
+                &["--etcd-prefix", "/x"],
+                "--etcd-prefix is about an identity leased from etcd",
+            ),
+            (
+                &[
+                    "--etcd",
+                    "http://127.0.0.1:2379",
+                    "--auto",
+                    "--etcd-prefix",
+                    "bad",
+                ],
+                "--etcd-prefix: invalid key prefix \"bad\"",
+            ),
+            (&["--bogus"], "unexpected argument '--bogus'"),
+        ] {
+            refused(args, message);
+        }
+    }
+
+    /// TLS and auth flags: a file that names nothing, half a pair, a password without its
+    /// user or the other way round, never a password in a flag.
+    #[test]
+    fn bad_etcd_access_flags_are_refused_naming_the_flag() {
+        for (args, message) in [
+            (
+                &["--etcd", "http://x:1,https://y:1", "--auto"][..],
+                "--etcd: invalid etcd endpoint \"http://x:1,https://y:1\": the members mix",
+            ),
+            (
+                &["--etcd", "https://x:1", "--auto"],
+                "--etcd https://... needs --etcd-ca FILE",
+            ),
+            (
+                &["--etcd", "http://x:1", "--auto", "--etcd-ca", "Cargo.toml"],
+                "--etcd-ca is for https:// members",
+            ),
+            (
+                &[
+                    "--etcd",
+                    "https://x:1",
+                    "--auto",
+                    "--etcd-ca",
+                    "/nowhere/ca.pem",
+                ],
+                "--etcd-ca \"/nowhere/ca.pem\": cannot read it: No such file or directory",
+            ),
+            (
+                &[
+                    "--etcd",
+                    "https://x:1",
+                    "--auto",
+                    "--etcd-ca",
+                    "Cargo.toml",
+                    "--etcd-cert",
+                    "Cargo.toml",
+                ],
+                "--etcd-cert needs --etcd-key too",
+            ),
+            (
+                &[
+                    "--etcd",
+                    "https://x:1",
+                    "--auto",
+                    "--etcd-ca",
+                    "Cargo.toml",
+                    "--etcd-key",
+                    "Cargo.toml",
+                ],
+                "--etcd-key needs --etcd-cert too",
+            ),
+            (
+                &[
+                    "--etcd",
+                    "http://x:1",
+                    "--auto",
+                    "--etcd-cert",
+                    "Cargo.toml",
+                    "--etcd-key",
+                    "Cargo.toml",
+                ],
+                "--etcd-cert and --etcd-key are for https:// members",
+            ),
+            (
+                &["--etcd", "http://x:1", "--auto", "--etcd-user", "snowflake"],
+                "--etcd-user needs a password: --etcd-password-file FILE, or the environment variable \
+                 SNOWFLAKE_ETCD_PASSWORD",
+            ),
+            (
+                &[
+                    "--etcd",
+                    "http://x:1",
+                    "--auto",
+                    "--etcd-user",
+                    "u",
+                    "--etcd-password-file",
+                    "/nowhere",
+                ],
+                "--etcd-password-file \"/nowhere\": cannot read it",
+            ),
+            (
+                &[
+                    "--etcd",
+                    "http://x:1",
+                    "--auto",
+                    "--etcd-password-file",
+                    "Cargo.toml",
+                ],
+                "--etcd-password-file needs --etcd-user",
+            ),
+            (
+                &["--etcd-user", "u"],
+                "--etcd-user is about an identity leased from etcd: it needs --etcd URL",
+            ),
+        ] {
+            refused(args, message);
+        }
+    }
+
+    #[test]
+    fn bad_postgres_flags_are_refused_naming_the_flag() {
+        for (args, message) in [
+            (
+                &[
+                    "--etcd",
+                    "http://127.0.0.1:2379",
+                    "--postgres",
+                    "postgres://db/x",
+                    "--auto",
+                ][..],
+                "--etcd and --postgres exclude each other: lease the identity from one store",
+            ),
+            (
+                &["--postgres", "postgres://db/x"],
+                "--postgres needs --auto (any free identity), --dc N --auto",
+            ),
+            (
+                &["--postgres", "http://db:2379", "--auto"],
+                "--postgres: invalid PostgreSQL URL \"http://db:2379\": expected postgres://",
+            ),
+            (
+                &["--postgres", "postgres://ids:s3cret@db:x/app", "--auto"],
+                "--postgres: invalid PostgreSQL URL \"postgres://***@db:x\"",
+            ),
+            (
+                &["--postgres-schema", "ids"],
+                "--postgres-schema is about an identity leased from PostgreSQL: it needs --postgres URL",
+            ),
+            (
+                &[
+                    "--postgres",
+                    "postgres://db/x",
+                    "--auto",
+                    "--postgres-schema",
+                    "Bad-Name",
+                ],
+                "--postgres-schema: invalid lease option: schema \"Bad-Name\": expected lower-case",
+            ),
+            (
+                &[
+                    "--postgres",
+                    "postgres://db/x",
+                    "--auto",
+                    "--etcd-prefix",
+                    "/x",
+                ],
+                "--etcd-prefix is about an identity leased from etcd; --postgres leases from PostgreSQL",
+            ),
+            (
+                &[
+                    "--etcd",
+                    "http://127.0.0.1:2379",
+                    "--auto",
+                    "--postgres-ca",
+                    "ca.pem",
+                ],
+                "--postgres-ca is about an identity leased from PostgreSQL; --etcd leases from etcd",
+            ),
+            (
+                &[
+                    "--postgres",
+                    "postgres://db/x",
+                    "--auto",
+                    "--postgres-ca",
+                    "/nonexistent/ca.pem",
+                ],
+                "--postgres-ca \"/nonexistent/ca.pem\": cannot read it",
+            ),
+            (
+                &[
+                    "--postgres",
+                    "postgres://ids:s3cret@db/x",
+                    "--auto",
+                    "--postgres-password-file",
+                    "/dev/null",
+                ],
+                "--postgres-password-file: the URL has a password already; give one of them",
+            ),
+            (
+                &["--print-postgres-schema", "--postgres-schema", "a-b"],
+                "--postgres-schema: invalid lease option: schema \"a-b\"",
+            ),
+        ] {
+            refused(args, message);
+        }
+    }
+
+    /// TLS to PostgreSQL: asked for without a CA, asked for in libpq's words, or a CA that is
+    /// no certificate: each a bad flag, before any connection.
+    #[test]
+    fn bad_postgres_tls_flags_are_refused_naming_the_flag() {
+        for (args, message) in [
+            (
+                &["--postgres", "postgres://db/x?sslmode=require", "--auto"][..],
+                "--postgres: invalid PostgreSQL URL \"postgres://db:5432/x\": sslmode=require needs the CA",
+            ),
+            (
+                &[
+                    "--postgres",
+                    "postgres://db/x?sslmode=verify-full",
+                    "--auto",
+                ],
+                "--postgres: invalid PostgreSQL URL \"postgres://db\": sslmode=verify-ca and verify-full are libpq's",
+            ),
+            (
+                &[
+                    "--postgres",
+                    "postgres://db/x",
+                    "--auto",
+                    "--postgres-ca",
+                    "/dev/null",
+                ],
+                "--postgres-ca \"/dev/null\": the CA: no certificate in it",
+            ),
+        ] {
+            refused(args, message);
+        }
+    }
+}

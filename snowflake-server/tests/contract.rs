@@ -8,13 +8,13 @@ use std::process::Command;
 use serde_json::Value;
 use snowflake_kit::layout::{MAX_TIMESTAMP_RFC3339, TWITTER_EPOCH_RFC3339};
 use snowflake_kit::{Field, MAX_SEQUENCE, MAX_TIMESTAMP_MS, Snowflake, TWITTER_EPOCH_MS};
-use support::Server;
+use support::{App, Server};
 
 /// The description is OpenAPI 3, and names every route the server answers.
 #[test]
 fn the_description_names_every_route() {
-    let server = Server::unleased(1, 1);
-    let answer = server.get("/v1/openapi.json");
+    let app = App::unleased(1, 1);
+    let answer = app.get("/v1/openapi.json");
     assert_eq!(answer.status, 200);
     assert_eq!(answer.header("content-type"), Some("application/json"));
     let doc = answer.json();
@@ -72,8 +72,8 @@ fn range(schema: &Value) -> (Option<u64>, Option<u64>) {
 /// path, the answers.
 #[test]
 fn every_range_is_the_runtimes() {
-    let server = Server::unleased(1, 1);
-    let doc = server.get("/v1/openapi.json").json();
+    let app = App::unleased(1, 1);
+    let doc = app.get("/v1/openapi.json").json();
     let of = |field: Field| (Some(field.min()), Some(field.max()));
     // A millisecond's worth of IDs.
     let most = u64::from(MAX_SEQUENCE) + 1;
@@ -130,8 +130,8 @@ fn every_range_is_the_runtimes() {
 /// server reads, it reads.
 #[test]
 fn ts_is_described_as_the_form_reads_it() {
-    let server = Server::unleased(1, 1);
-    let doc = server.get("/v1/openapi.json").json();
+    let app = App::unleased(1, 1);
+    let doc = app.get("/v1/openapi.json").json();
     let schema = &parameter(&doc, "/v1/compose", "ts")["schema"];
     assert_eq!(
         schema["oneOf"].as_array().map(Vec::len),
@@ -160,7 +160,7 @@ fn ts_is_described_as_the_form_reads_it() {
         assert!(words.contains(said), "{said:?} is not in {words:?}");
     }
     let ts = |text: &str| {
-        let answer = server.get(&format!("/v1/compose?dc=1&machine=1&ts={text}"));
+        let answer = app.get(&format!("/v1/compose?dc=1&machine=1&ts={text}"));
         (answer.status, answer.json()["timestamp_ms"].as_u64())
     };
     // The ends of the range, the example the parameter gives, whole milliseconds only.
@@ -184,8 +184,8 @@ fn ts_is_described_as_the_form_reads_it() {
 /// found `seq=%0C` answered 200). The page's form, for a person's typing, drops the spaces.
 #[test]
 fn the_api_reads_exactly_what_the_contract_describes() {
-    let server = Server::unleased(1, 1);
-    let doc = server.get("/v1/openapi.json").json();
+    let app = App::unleased(1, 1);
+    let doc = app.get("/v1/openapi.json").json();
     // What the document says blank is: the empty text, for `ts` and `seq` alone.
     for (name, blanks) in [("ts", 1), ("seq", 1), ("dc", 0), ("machine", 0)] {
         let schema = &parameter(&doc, "/v1/compose", name)["schema"];
@@ -238,7 +238,7 @@ fn the_api_reads_exactly_what_the_contract_describes() {
                         .collect::<Vec<_>>()
                         .join("&")
                 );
-                let answer = server.get(&path);
+                let answer = app.get(&path);
                 assert_eq!(answer.status, 400, "{path}: {}", answer.body);
                 assert_eq!(answer.json()["error"]["field"], field, "{path}");
                 refused += 1;
@@ -247,29 +247,29 @@ fn the_api_reads_exactly_what_the_contract_describes() {
         // A blank field of spaces is not blank: the document's blank is the empty text.
         for field in ["ts", "seq"] {
             let path = format!("/v1/compose?dc=1&machine=1&{field}={space}");
-            assert_eq!(server.get(&path).status, 400, "{path}");
+            assert_eq!(app.get(&path).status, 400, "{path}");
             refused += 1;
         }
         for path in [
             format!("/v1/ids?count={space}2"),
             format!("/v1/decode/4194439168{space}"),
         ] {
-            let answer = server.get(&path);
+            let answer = app.get(&path);
             assert_eq!(answer.status, 400, "{path}: {}", answer.body);
             refused += 1;
         }
     }
     assert_eq!(refused, spaces.len() * (4 * 2 + 2 + 2));
     // What the document allows is still read: the empty text, and values as they are.
-    let blank = server.get("/v1/compose?dc=1&machine=1&ts=&seq=");
+    let blank = app.get("/v1/compose?dc=1&machine=1&ts=&seq=");
     assert_eq!(blank.status, 200, "{}", blank.body);
     assert_eq!(blank.json()["sequence"], 0);
-    let exact = server.get("/v1/compose?ts=1288834975657&dc=1&machine=1&seq=0");
+    let exact = app.get("/v1/compose?ts=1288834975657&dc=1&machine=1&seq=0");
     assert_eq!(exact.json()["id"], "4194439168");
-    assert_eq!(server.get("/v1/ids?count=2").status, 200);
-    assert_eq!(server.get("/v1/decode/4194439168").status, 200);
+    assert_eq!(app.get("/v1/ids?count=2").status, 200);
+    assert_eq!(app.get("/v1/decode/4194439168").status, 200);
     // The page reads a person's typing: the same values with spaces around them.
-    let page = server.get("/?ts=%201288834975657%0C&dc=%091&machine=1%20&seq=%200");
+    let page = app.get("/?ts=%201288834975657%0C&dc=%091&machine=1%20&seq=%200");
     assert_eq!(page.status, 200);
     assert!(
         page.body
@@ -277,7 +277,7 @@ fn the_api_reads_exactly_what_the_contract_describes() {
         "{}",
         page.body
     );
-    let page = server.get("/?id=%204194439168%20");
+    let page = app.get("/?id=%204194439168%20");
     assert!(
         page.body.contains("2010-11-04T01:42:55.657Z"),
         "{}",

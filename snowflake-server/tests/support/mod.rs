@@ -9,6 +9,10 @@ use std::time::Duration;
 
 use snowflake_server::Config;
 
+mod app;
+#[allow(unused_imports, reason = "each test file uses a part")]
+pub(crate) use app::App;
+
 /// A running server on a free loopback port: a process of the binary, killed when dropped,
 /// or the library's service in this process, shut down when dropped.
 pub(crate) struct Server {
