@@ -10,7 +10,7 @@ use etcd_client::GetOptions;
 use snowflake_lease::{EtcdStore, Identity, LeaseError, LeaseOptions, LeasedGenerator, State};
 use snowflake_test_support::Etcd;
 
-use crate::suite::{Fixture, Processes, options, store_suite};
+use crate::suite::{Fixture, options, store_suite};
 
 mod suite;
 mod support;
@@ -21,10 +21,6 @@ store_suite!(
     partition needs: "needs etcd, and root with iproute2 for a network namespace: bash scripts/test.sh installs them"
 );
 
-async fn store(etcd: &Etcd, options: &LeaseOptions) -> EtcdStore {
-    EtcdStore::connect(&etcd.endpoint(), options).await.unwrap()
-}
-
 async fn client(etcd: &Etcd) -> etcd_client::Client {
     etcd_client::Client::connect([etcd.endpoint()], None)
         .await
@@ -34,12 +30,8 @@ async fn client(etcd: &Etcd) -> etcd_client::Client {
 impl Fixture for Etcd {
     type Store = EtcdStore;
 
-    fn start() -> Etcd {
-        Etcd::start()
-    }
-
     async fn store(&self, options: &LeaseOptions) -> EtcdStore {
-        store(self, options).await
+        EtcdStore::connect(&self.endpoint(), options).await.unwrap()
     }
 
     /// The owner keys: etcd deletes each with its lease.
@@ -56,6 +48,19 @@ impl Fixture for Etcd {
         usize::try_from(owners.count()).unwrap()
     }
 
+    /// The mark's key, read by another client.
+    async fn mark(&self, identity: Identity, options: &LeaseOptions) -> u64 {
+        let answer = client(self)
+            .await
+            .get(format!("{}/hwm/{identity}", options.prefix), None)
+            .await
+            .unwrap();
+        answer
+            .kvs()
+            .first()
+            .map_or(0, |kv| kv.value_str().unwrap().parse().unwrap())
+    }
+
     /// Another client revokes the lease on the owner key.
     async fn end_lease(&self, identity: Identity, options: &LeaseOptions) {
         let mut client = client(self).await;
@@ -65,25 +70,6 @@ impl Fixture for Etcd {
             .unwrap();
         let lease = owner.kvs()[0].lease();
         client.lease_revoke(lease).await.unwrap();
-    }
-
-    /// SIGKILL; its data directory stays.
-    fn take_down(&mut self) {
-        self.kill();
-    }
-
-    fn bring_back(&mut self) {
-        self.restart();
-    }
-}
-
-impl Processes for Etcd {
-    fn start_on(host: &str) -> Etcd {
-        Etcd::on_hosts(1, false, &[host])
-    }
-
-    fn holder_endpoint(&self, host: &str) -> String {
-        self.endpoint_on(0, host)
     }
 }
 
@@ -137,80 +123,31 @@ async fn bad_endpoints_and_silence_are_clear_errors() {
     );
 }
 
-/// The store's calls on a real etcd: the reservation commits only for the owner's lease
-/// and the expected mark, never lowers the mark, and on a mismatch tells the stored mark
-/// to the owner (whose earlier answer may have been lost) and only "not owner" to others;
-/// one read tells who holds what.
+/// What others write under the prefix: a key of another shape among the owners is no
+/// identity, and a mark nobody can read is no fence to build on (the owner is told to stop).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs etcd: bash scripts/test.sh installs it"]
-async fn the_store_on_etcd_answers_as_the_holder_expects() {
-    use snowflake_lease::{Claim, Reservation, Store};
+async fn keys_others_wrote_are_no_owner_and_no_mark() {
+    use snowflake_lease::{Reservation, Store};
 
     let etcd = Etcd::start();
     let opts = options(3, 3, 5);
-    let store = store(&etcd, &opts).await;
+    let store = etcd.store(&opts).await;
     let identity = Identity::new(3, 3).unwrap();
-    let ttl = Duration::from_secs(5);
-    let lease = store.grant(ttl).await.unwrap();
-    assert_eq!(
-        store.claim(identity, lease, "me").await.unwrap(),
-        Claim::Won { hwm_ms: 0 }
-    );
-    let reserve = |lease, expected_ms, new_ms| store.reserve(identity, lease, expected_ms, new_ms);
-    assert_eq!(
-        reserve(lease, 0, 100).await.unwrap(),
-        Reservation::Committed
-    );
-    assert_eq!(
-        reserve(lease, 100, 200).await.unwrap(),
-        Reservation::Committed
-    );
-    // As if the answer to 100 -> 200 had been lost: the next call still expects 100.
-    assert_eq!(
-        reserve(lease, 100, 300).await.unwrap(),
-        Reservation::MarkMoved { found_ms: 200 }
-    );
-    assert_eq!(
-        reserve(lease, 0, 300).await.unwrap(),
-        Reservation::MarkMoved { found_ms: 200 }
-    );
-    // Never lowered, even when the expected mark is right.
-    assert_eq!(
-        reserve(lease, 200, 150).await.unwrap(),
-        Reservation::MarkMoved { found_ms: 200 }
-    );
-    let other = store.grant(ttl).await.unwrap();
-    assert_eq!(
-        reserve(other, 200, 300).await.unwrap(),
-        Reservation::NotOwner
-    );
-    // One read of who holds what: this identity, and nothing from keys of another shape.
-    let mut client = etcd_client::Client::connect([etcd.endpoint()], None)
-        .await
-        .unwrap();
+    let lease = store.grant(Duration::from_secs(5)).await.unwrap();
+    store.claim(identity, lease, "me").await.unwrap();
+    let mut client = client(&etcd).await;
     client
         .put(format!("{}/owner/not-an-identity", opts.prefix), "x", None)
         .await
         .unwrap();
     assert_eq!(store.held().await.unwrap(), HashSet::from([identity]));
-    store.release(lease).await.unwrap();
-    assert_eq!(store.held().await.unwrap(), HashSet::new());
-    assert_eq!(
-        reserve(lease, 200, 300).await.unwrap(),
-        Reservation::NotOwner
-    );
-    // The mark outlives the lease: the next owner starts above it.
-    assert_eq!(
-        store.claim(identity, other, "you").await.unwrap(),
-        Claim::Won { hwm_ms: 200 }
-    );
-    // A mark nobody can read is no fence to build on: the owner is told to stop.
     client
         .put(format!("{}/hwm/03/03", opts.prefix), "garbage", None)
         .await
         .unwrap();
     assert_eq!(
-        reserve(other, 200, 300).await.unwrap(),
+        store.reserve(identity, lease, 0, 300).await.unwrap(),
         Reservation::NotOwner
     );
 }
@@ -228,7 +165,7 @@ async fn a_mark_written_by_hand_is_refused_once_naming_its_key() {
         .unwrap();
     let key = "/snowflake-kit/v1/default/hwm/09/09";
     client.put(key, "999", None).await.unwrap();
-    let error = LeasedGenerator::start(store(&etcd, &options(9, 9, 3)).await, options(9, 9, 3))
+    let error = LeasedGenerator::start(etcd.store(&options(9, 9, 3)).await, options(9, 9, 3))
         .await
         .unwrap_err();
     assert!(matches!(error, LeaseError::BadMark { .. }), "{error}");
@@ -245,10 +182,9 @@ async fn a_mark_written_by_hand_is_refused_once_naming_its_key() {
         .unwrap();
     assert!(owners.kvs().is_empty());
 
-    let holder =
-        LeasedGenerator::start(store(&etcd, &options(10, 10, 3)).await, options(10, 10, 3))
-            .await
-            .unwrap();
+    let holder = LeasedGenerator::start(etcd.store(&options(10, 10, 3)).await, options(10, 10, 3))
+        .await
+        .unwrap();
     client
         .put("/snowflake-kit/v1/default/hwm/10/10", "999", None)
         .await

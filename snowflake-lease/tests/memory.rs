@@ -15,7 +15,7 @@ use snowflake_test_support::T;
 use snowflake_test_support::clock::TokioClock;
 use tokio::time::{Instant, advance, sleep};
 
-use crate::suite::{Fixture, store_suite};
+use crate::suite::{Fixture, Lifecycle, store_suite};
 
 mod suite;
 mod support;
@@ -522,38 +522,6 @@ async fn a_clock_stepping_back_after_the_claim_never_reaches_the_hwm() {
     assert!(store.hwm(identity()).unwrap() >= T + 3_000);
 }
 
-#[tokio::test(start_paused = true)]
-async fn a_reservation_never_lowers_the_hwm() {
-    use snowflake_lease::{Reservation, Store};
-    let store = MemStore::new();
-    let lease = store.grant(Duration::from_secs(10)).await.unwrap();
-    store.claim(identity(), lease, "me").await.unwrap();
-    assert_eq!(
-        store.reserve(identity(), lease, 0, 100).await.unwrap(),
-        Reservation::Committed
-    );
-    // Not lowered, and not written over an unexpected mark: the stored one is told.
-    assert_eq!(
-        store.reserve(identity(), lease, 100, 50).await.unwrap(),
-        Reservation::MarkMoved { found_ms: 100 }
-    );
-    assert_eq!(
-        store.reserve(identity(), lease, 0, 200).await.unwrap(),
-        Reservation::MarkMoved { found_ms: 100 }
-    );
-    assert_eq!(
-        store.reserve(identity(), lease, 90, 200).await.unwrap(),
-        Reservation::MarkMoved { found_ms: 100 }
-    );
-    // Another lease is no owner, whatever it expects.
-    let other = store.grant(Duration::from_secs(10)).await.unwrap();
-    assert_eq!(
-        store.reserve(identity(), other, 100, 200).await.unwrap(),
-        Reservation::NotOwner
-    );
-    assert_eq!(store.hwm(identity()), Some(100));
-}
-
 /// 32 holders of datacenter `dc`, which then has no machine free; their options, with no
 /// claim wait.
 async fn every_machine_of(
@@ -692,38 +660,46 @@ async fn a_reclaim_with_the_clock_far_behind_the_mark_stops_saying_why() {
 
 // No process but this one reaches the store, so it has no `Processes`: the scenarios that
 // kill, stop or cut off a holder process are not its.
-store_suite!(Arc<MemStore>);
+store_suite!(Memory);
 
 /// One store, shared by every holder of a scenario; its leases run on tokio's clock, here
 /// real time.
-impl Fixture for Arc<MemStore> {
-    type Store = Arc<MemStore>;
+struct Memory(Arc<MemStore>);
 
-    fn start() -> Arc<MemStore> {
-        shared_store()
-    }
-
-    async fn store(&self, _: &LeaseOptions) -> Arc<MemStore> {
-        Arc::clone(self)
-    }
-
-    async fn owners(&self) -> usize {
-        (0..Identity::COUNT)
-            .filter(|&index| self.owner(Identity::from_index(index)).is_some())
-            .count()
-    }
-
-    async fn end_lease(&self, identity: Identity, _: &LeaseOptions) {
-        let (_, lease) = self.owner(identity).unwrap();
-        self.revoke(lease);
+impl Lifecycle for Memory {
+    fn start() -> Memory {
+        Memory(shared_store())
     }
 
     /// Out of reach: every call fails; the leases run on and may expire.
     fn take_down(&mut self) {
-        self.set_unreachable(true);
+        self.0.set_unreachable(true);
     }
 
     fn bring_back(&mut self) {
-        self.set_unreachable(false);
+        self.0.set_unreachable(false);
+    }
+}
+
+impl Fixture for Memory {
+    type Store = Arc<MemStore>;
+
+    async fn store(&self, _: &LeaseOptions) -> Arc<MemStore> {
+        Arc::clone(&self.0)
+    }
+
+    async fn owners(&self) -> usize {
+        (0..Identity::COUNT)
+            .filter(|&index| self.0.owner(Identity::from_index(index)).is_some())
+            .count()
+    }
+
+    async fn mark(&self, identity: Identity, _: &LeaseOptions) -> u64 {
+        self.0.hwm(identity).unwrap_or(0)
+    }
+
+    async fn end_lease(&self, identity: Identity, _: &LeaseOptions) {
+        let (_, lease) = self.0.owner(identity).unwrap();
+        self.0.revoke(lease);
     }
 }

@@ -8,11 +8,11 @@ use std::time::{Duration, Instant};
 
 use snowflake_lease::{
     Claim, Identity, LeaseError, LeaseOptions, LeasedGenerator, PgConfig, PgStore, Reservation,
-    Store, StoreErrorKind, StoreKind,
+    Store, StoreKind,
 };
 use snowflake_test_support::Postgres;
 
-use crate::suite::{Fixture, Processes, options, store_suite};
+use crate::suite::{Fixture, options, store_suite};
 
 mod suite;
 mod support;
@@ -23,21 +23,13 @@ store_suite!(
     partition needs: "needs PostgreSQL, and root with iproute2 for a network namespace: bash scripts/test.sh installs them"
 );
 
-async fn store(pg: &Postgres, options: &LeaseOptions) -> PgStore {
-    PgStore::connect(PgConfig::new(&pg.url()).unwrap(), options)
-        .await
-        .unwrap()
-}
-
 impl Fixture for Postgres {
     type Store = PgStore;
 
-    fn start() -> Postgres {
-        Postgres::start()
-    }
-
     async fn store(&self, options: &LeaseOptions) -> PgStore {
-        store(self, options).await
+        PgStore::connect(PgConfig::new(&self.url()).unwrap(), options)
+            .await
+            .unwrap()
     }
 
     /// The identities whose lease has not run out by the database's clock.
@@ -50,107 +42,20 @@ impl Fixture for Postgres {
         .unwrap()
     }
 
+    async fn mark(&self, identity: Identity, _: &LeaseOptions) -> u64 {
+        self.psql(&format!(
+            "SELECT hwm_ms FROM snowflake.identities WHERE datacenter = {} AND machine = {}",
+            identity.datacenter(),
+            identity.machine()
+        ))
+        .parse()
+        .unwrap()
+    }
+
     /// As a person cleaning the table would: every lease deleted.
     async fn end_lease(&self, _: Identity, _: &LeaseOptions) {
         self.psql("DELETE FROM snowflake.leases");
     }
-
-    /// Stopped as a crash (`pg_ctl -m immediate`): every connection cut.
-    fn take_down(&mut self) {
-        self.stop();
-    }
-
-    fn bring_back(&mut self) {
-        self.start_again();
-    }
-}
-
-impl Processes for Postgres {
-    fn start_on(host: &str) -> Postgres {
-        Postgres::start_with(&[host], false)
-    }
-
-    fn holder_endpoint(&self, host: &str) -> String {
-        self.url_on(host)
-    }
-}
-
-/// The store's calls on a real PostgreSQL, as the holder relies on them: a claim won
-/// with the mark read in it, or held; reservations only for the owner's live lease and the
-/// expected mark, never lowering it; expiry by the database's clock; the mark outliving
-/// every lease; and the triggers refusing a lowered mark or a deleted row.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
-async fn the_store_on_postgres_answers_as_the_holder_expects() {
-    let pg = Postgres::start();
-    let store = store(&pg, &LeaseOptions::default()).await;
-    let identity = Identity::new(3, 3).unwrap();
-    let ttl = Duration::from_secs(10);
-    let lease = store.grant(ttl).await.unwrap();
-    let other = store.grant(ttl).await.unwrap();
-    assert_ne!(lease, other);
-    assert_eq!(
-        store.claim(identity, lease, "me").await.unwrap(),
-        Claim::Won { hwm_ms: 0 }
-    );
-    assert_eq!(
-        store.claim(identity, other, "you").await.unwrap(),
-        Claim::Held { by: "me".into() }
-    );
-    assert_eq!(store.held().await.unwrap(), HashSet::from([identity]));
-    let reserve = |lease, expected, new| store.reserve(identity, lease, expected, new);
-    // Not the owner's lease: nothing written, not even a hint of the mark.
-    assert_eq!(reserve(other, 0, 100).await.unwrap(), Reservation::NotOwner);
-    assert_eq!(
-        reserve(lease, 0, 100).await.unwrap(),
-        Reservation::Committed
-    );
-    assert_eq!(
-        reserve(lease, 0, 150).await.unwrap(),
-        Reservation::MarkMoved { found_ms: 100 }
-    );
-    // Never lowered, never left where it is.
-    assert_eq!(
-        reserve(lease, 100, 90).await.unwrap(),
-        Reservation::MarkMoved { found_ms: 100 }
-    );
-    assert_eq!(
-        reserve(lease, 100, 100).await.unwrap(),
-        Reservation::MarkMoved { found_ms: 100 }
-    );
-    assert_eq!(
-        reserve(lease, 100, 200).await.unwrap(),
-        Reservation::Committed
-    );
-    assert_eq!(
-        pg.psql("SELECT hwm_ms FROM snowflake.identities WHERE datacenter = 3 AND machine = 3"),
-        "200"
-    );
-    assert_eq!(store.keep_alive(lease).await.unwrap(), Some(ttl));
-    // Unclaim only with the owner's lease.
-    store.unclaim(identity, other).await.unwrap();
-    assert_eq!(store.held().await.unwrap(), HashSet::from([identity]));
-    store.release(lease).await.unwrap();
-    assert_eq!(store.keep_alive(lease).await.unwrap(), None);
-    assert_eq!(store.held().await.unwrap(), HashSet::new());
-    assert_eq!(
-        reserve(lease, 200, 300).await.unwrap(),
-        Reservation::NotOwner
-    );
-    // The mark outlives the lease: the next owner starts above it.
-    assert_eq!(
-        store.claim(identity, other, "you").await.unwrap(),
-        Claim::Won { hwm_ms: 200 }
-    );
-    // A claim on a lease that is gone is an error, and changes nothing.
-    let gone = store.grant(ttl).await.unwrap();
-    store.release(gone).await.unwrap();
-    let free = Identity::new(4, 4).unwrap();
-    let e = store.claim(free, gone, "ghost").await.unwrap_err();
-    assert_eq!(e.kind(), StoreErrorKind::LeaseGone, "{e}");
-    assert_eq!(store.held().await.unwrap(), HashSet::from([identity]));
-    store.unclaim(identity, other).await.unwrap();
-    assert_eq!(store.held().await.unwrap(), HashSet::new());
 }
 
 /// Expiry on the database's clock: a lease of 1 s not kept alive ends, and then its
@@ -160,7 +65,7 @@ async fn the_store_on_postgres_answers_as_the_holder_expects() {
 #[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
 async fn a_lease_ends_on_the_databases_clock_and_the_marks_are_kept() {
     let pg = Postgres::start();
-    let store = store(&pg, &LeaseOptions::default()).await;
+    let store = pg.store(&LeaseOptions::default()).await;
     let (free, ttl) = (Identity::new(4, 4).unwrap(), Duration::from_secs(10));
     let mark = store.grant(ttl).await.unwrap();
     store

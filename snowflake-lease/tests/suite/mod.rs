@@ -13,28 +13,16 @@ use std::time::Duration;
 
 use snowflake_kit::{Clock, Snowflake, SystemClock};
 use snowflake_lease::{Identity, LeaseOptions, Store};
+use snowflake_test_support::StoreServer;
 
 pub(crate) mod one_process;
 pub(crate) mod processes;
 
-/// A store of the test's own, started for one scenario: what the suite asks of it.
-pub(crate) trait Fixture: Sized {
-    /// What a holder is given.
-    type Store: Store + Clone;
-
+/// A store's life in a scenario: started, taken out of its holders' reach, brought back.
+/// A server the test runs has it from [`StoreServer`]; the in-memory store, its own.
+pub(crate) trait Lifecycle: Sized {
     /// Starts one, empty.
     fn start() -> Self;
-
-    /// A store for a new holder, connected as the holder's own would be.
-    async fn store(&self, options: &LeaseOptions) -> Self::Store;
-
-    /// How many identities have an owner on a live lease, read from the store's own record
-    /// (not through [`Store`], whose answers are what the scenarios check).
-    async fn owners(&self) -> usize;
-
-    /// Ends the lease `identity` is held on behind its holder's back, as another client or
-    /// a person would.
-    async fn end_lease(&self, identity: Identity, options: &LeaseOptions);
 
     /// Takes the store out of its holders' reach: a server crashes, cutting every
     /// connection, and keeps its data.
@@ -44,17 +32,47 @@ pub(crate) trait Fixture: Sized {
     fn bring_back(&mut self);
 }
 
-/// A store that holders in other processes reach (`snowflake-lease-holder`): the
-/// scenarios that kill, stop and cut off a holder process. A store in the test's own
-/// memory has none.
-pub(crate) trait Processes: Fixture {
-    /// Starts one that listens on `host` (an address of the test's own, such as one end of
-    /// a [`TestHost`](crate::support::TestHost)'s link) besides loopback.
-    fn start_on(host: &str) -> Self;
+impl<S: StoreServer> Lifecycle for S {
+    fn start() -> S {
+        S::start()
+    }
 
-    /// The endpoint `snowflake-lease-holder` takes to reach it at `host`.
-    fn holder_endpoint(&self, host: &str) -> String;
+    fn take_down(&mut self) {
+        self.crash();
+    }
+
+    fn bring_back(&mut self) {
+        self.recover();
+    }
 }
+
+/// A store of the test's own, started for one scenario: what the suite asks of it.
+pub(crate) trait Fixture: Lifecycle {
+    /// What a holder is given.
+    type Store: Store + Clone;
+
+    /// A store for a new holder, connected as the holder's own would be.
+    async fn store(&self, options: &LeaseOptions) -> Self::Store;
+
+    /// How many identities have an owner on a live lease, read from the store's own record
+    /// (not through [`Store`], whose answers are what the scenarios check).
+    async fn owners(&self) -> usize;
+
+    /// The high-water mark of `identity` in the store's own record (0 where none was
+    /// written), read as [`owners`](Fixture::owners) is.
+    async fn mark(&self, identity: Identity, options: &LeaseOptions) -> u64;
+
+    /// Ends the lease `identity` is held on behind its holder's back, as another client or
+    /// a person would.
+    async fn end_lease(&self, identity: Identity, options: &LeaseOptions);
+}
+
+/// A store that holders in other processes reach (`snowflake-lease-holder`), at the
+/// address [`StoreServer::url_on`] gives: the scenarios that kill, stop and cut off a
+/// holder process. A store in the test's own memory has none.
+pub(crate) trait Processes: Fixture + StoreServer {}
+
+impl<S: Fixture + StoreServer> Processes for S {}
 
 /// Holding `dc`/`machine` exactly, with a TTL of `ttl_secs` and a window of 1 s.
 pub(crate) fn options(dc: u64, machine: u64, ttl_secs: u64) -> LeaseOptions {
@@ -104,6 +122,7 @@ macro_rules! store_suite {
     };
     (@one_process $fixture:ty, $attrs:tt) => {
         $crate::suite::store_suite!(@tests $fixture, one_process, $attrs, [
+            each_call_answers_as_the_holder_relies_on,
             claims_are_exclusive,
             a_lease_revoked_behind_its_back_halts_the_holder_at_once,
             a_store_down_stops_issuing_by_the_lease_then_it_claims_again_above_the_mark,

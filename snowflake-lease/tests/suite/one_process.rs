@@ -4,10 +4,95 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use snowflake_lease::{
-    Identity, LeaseError, LeaseOptions, LeasedGenerator, OnLoss, State, Store, StoreErrorKind,
+    Claim, Identity, LeaseError, LeaseOptions, LeasedGenerator, OnLoss, Reservation, State, Store,
+    StoreErrorKind,
 };
 
 use super::{Fixture, Offset, options};
+
+/// The store's calls, as the holder relies on them: a claim won with the mark read in it,
+/// or held by another; a reservation committed only for the owner's lease and the expected
+/// mark, never lowering the mark nor leaving it where it is; on a mismatch the stored mark
+/// told to the owner (whose earlier answer may have been lost), and only "not owner" to
+/// others; a keep-alive renewing to the TTL, an unclaim only with the owner's lease; after
+/// a release, the lease gone, the identity free, and the mark outliving it.
+pub(crate) async fn each_call_answers_as_the_holder_relies_on<F: Fixture>() {
+    let fixture = F::start();
+    let opts = options(3, 3, 10);
+    let store = fixture.store(&opts).await;
+    let identity = Identity::new(3, 3).unwrap();
+    let ttl = Duration::from_secs(10);
+    let lease = store.grant(ttl).await.unwrap();
+    let other = store.grant(ttl).await.unwrap();
+    assert_ne!(lease, other);
+    assert_eq!(
+        store.claim(identity, lease, "me").await.unwrap(),
+        Claim::Won { hwm_ms: 0 }
+    );
+    assert_eq!(
+        store.claim(identity, other, "you").await.unwrap(),
+        Claim::Held { by: "me".into() }
+    );
+    assert_eq!(store.held().await.unwrap(), HashSet::from([identity]));
+    let reserve = |lease, expected_ms, new_ms| store.reserve(identity, lease, expected_ms, new_ms);
+    // Not the owner's lease: nothing written, not even a hint of the mark.
+    assert_eq!(reserve(other, 0, 100).await.unwrap(), Reservation::NotOwner);
+    assert_eq!(fixture.mark(identity, &opts).await, 0);
+    assert_eq!(
+        reserve(lease, 0, 100).await.unwrap(),
+        Reservation::Committed
+    );
+    // Not written over an unexpected mark, below it or above it: the stored one is told.
+    for (expected_ms, new_ms) in [(0, 150), (90, 200), (150, 200)] {
+        assert_eq!(
+            reserve(lease, expected_ms, new_ms).await.unwrap(),
+            Reservation::MarkMoved { found_ms: 100 },
+            "expecting {expected_ms}"
+        );
+    }
+    // Never lowered nor left where it is, though the expected mark is right.
+    for new_ms in [50, 99, 100] {
+        assert_eq!(
+            reserve(lease, 100, new_ms).await.unwrap(),
+            Reservation::MarkMoved { found_ms: 100 },
+            "to {new_ms}"
+        );
+    }
+    assert_eq!(
+        reserve(lease, 100, 200).await.unwrap(),
+        Reservation::Committed
+    );
+    // As if the answer to 100 -> 200 had been lost: the next call still expects 100.
+    assert_eq!(
+        reserve(lease, 100, 300).await.unwrap(),
+        Reservation::MarkMoved { found_ms: 200 }
+    );
+    // Another lease is no owner, whatever it expects.
+    assert_eq!(
+        reserve(other, 200, 300).await.unwrap(),
+        Reservation::NotOwner
+    );
+    assert_eq!(fixture.mark(identity, &opts).await, 200);
+    assert_eq!(store.keep_alive(lease).await.unwrap(), Some(ttl));
+    // Unclaimed only with the owner's lease.
+    store.unclaim(identity, other).await.unwrap();
+    assert_eq!(store.held().await.unwrap(), HashSet::from([identity]));
+    store.release(lease).await.unwrap();
+    assert_eq!(store.keep_alive(lease).await.unwrap(), None);
+    assert_eq!(store.held().await.unwrap(), HashSet::new());
+    assert_eq!(
+        reserve(lease, 200, 300).await.unwrap(),
+        Reservation::NotOwner
+    );
+    // The mark outlives the lease: the next owner starts above it.
+    assert_eq!(
+        store.claim(identity, other, "you").await.unwrap(),
+        Claim::Won { hwm_ms: 200 }
+    );
+    store.unclaim(identity, other).await.unwrap();
+    assert_eq!(store.held().await.unwrap(), HashSet::new());
+    assert_eq!(fixture.mark(identity, &opts).await, 200);
+}
 
 /// Eight claimants of one identity at once, each with its own store: one wins, and the
 /// others are told who holds it. Eight `auto` claimants at once: eight identities.

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use snowflake_kit::Snowflake;
 use snowflake_lease::LeasedGenerator;
+use snowflake_test_support::StoreServer;
 
 use super::{Offset, Processes, millis, options};
 use crate::support::{HolderProcess, TestHost};
@@ -15,8 +16,8 @@ const LOOPBACK: &str = "127.0.0.1";
 /// SIGKILL: the identity is free once the lease ends at the store (2 s), and the next
 /// holder starts above everything the killed one printed, read to its last line.
 pub(crate) async fn a_killed_holder_frees_its_identity_within_the_ttl<F: Processes>() {
-    let fixture = F::start();
-    let mut holder = HolderProcess::start(&fixture.holder_endpoint(LOOPBACK), 2, 2, 2, 60);
+    let fixture = <F as StoreServer>::start();
+    let mut holder = HolderProcess::start(&fixture.url_on(LOOPBACK), 2, 2, 2, 60);
     tokio::time::sleep(Duration::from_millis(500)).await;
     let killed = Instant::now();
     let last = *holder.kill().iter().max().unwrap();
@@ -38,8 +39,8 @@ pub(crate) async fn a_killed_holder_frees_its_identity_within_the_ttl<F: Process
 /// above the mark; woken, the paused holder issues nothing in the successor's
 /// milliseconds and is refused.
 pub(crate) async fn a_paused_holder_issues_nothing_its_successor_can_issue<F: Processes>() {
-    let fixture = F::start();
-    let holder = HolderProcess::start(&fixture.holder_endpoint(LOOPBACK), 3, 3, 2, 12);
+    let fixture = <F as StoreServer>::start();
+    let holder = HolderProcess::start(&fixture.url_on(LOOPBACK), 3, 3, 2, 12);
     tokio::time::sleep(Duration::from_millis(500)).await;
     holder.signal("-STOP");
     let mut before = holder.ids();
@@ -104,8 +105,7 @@ pub(crate) async fn a_partitioned_holder_stops_and_comes_back_above_its_successo
     let host = TestHost::make();
     let fixture = F::start_on(&host.here);
     let wrapper = ["ip", "netns", "exec", host.namespace.as_str()];
-    let cut_off =
-        HolderProcess::start_in(&wrapper, &fixture.holder_endpoint(&host.here), 6, 6, 3, 30);
+    let cut_off = HolderProcess::start_in(&wrapper, &fixture.url_on(&host.here), 6, 6, 3, 30);
     tokio::time::sleep(Duration::from_secs(1)).await;
     let before = cut_off.ids();
     assert!(before.len() > 100, "{}", before.len());

@@ -494,6 +494,29 @@ impl LeaderWatch {
     }
 }
 
+impl crate::StoreServer for Etcd {
+    fn start() -> Etcd {
+        Etcd::start()
+    }
+
+    fn start_on(host: &str) -> Etcd {
+        Etcd::on_hosts(1, false, &[host])
+    }
+
+    fn url_on(&self, host: &str) -> String {
+        self.endpoint_on(0, host)
+    }
+
+    /// SIGKILL.
+    fn crash(&mut self) {
+        self.kill();
+    }
+
+    fn recover(&mut self) {
+        self.restart();
+    }
+}
+
 impl Drop for Etcd {
     fn drop(&mut self) {
         for i in 0..self.members.len() {

@@ -17,6 +17,25 @@ mod postgres;
 pub use crate::etcd::{Etcd, LeaderWatch};
 pub use crate::postgres::Postgres;
 
+/// A lease store's server that a test runs, [`Etcd`] or [`Postgres`], in the same words
+/// for both: what the lease's store suite asks of either beyond its own record.
+pub trait StoreServer: Sized {
+    /// One, empty, on loopback.
+    fn start() -> Self;
+
+    /// One, empty, listening on `host` (a test host's address) besides loopback.
+    fn start_on(host: &str) -> Self;
+
+    /// What a client at `host` connects to: an etcd endpoint, a PostgreSQL URL.
+    fn url_on(&self, host: &str) -> String;
+
+    /// Stopped as a crash: every connection cut, the data kept.
+    fn crash(&mut self);
+
+    /// Started again, with all it had.
+    fn recover(&mut self);
+}
+
 /// 2022-06-28T16:07:40.105Z as Unix milliseconds: the time the tests' hand-driven clocks
 /// stand at, a time with nothing special about it (not a second's start, no leap second).
 ///

@@ -271,6 +271,29 @@ impl Postgres {
     }
 }
 
+impl crate::StoreServer for Postgres {
+    fn start() -> Postgres {
+        Postgres::start()
+    }
+
+    fn start_on(host: &str) -> Postgres {
+        Postgres::start_with(&[host], false)
+    }
+
+    fn url_on(&self, host: &str) -> String {
+        Postgres::url_on(self, host)
+    }
+
+    /// `pg_ctl -m immediate`.
+    fn crash(&mut self) {
+        self.stop();
+    }
+
+    fn recover(&mut self) {
+        self.start_again();
+    }
+}
+
 impl Drop for Postgres {
     fn drop(&mut self) {
         if self.dir.join("data/postmaster.pid").exists() {
