@@ -94,7 +94,7 @@ fn time_ms(field: &'static str, text: &str) -> Result<u64, BadRequest> {
     // Digits alone are Unix ms (`u64`'s `FromStr` would also take a leading `+`).
     match text.parse::<u64>() {
         Ok(ms) if !text.starts_with('+') => Ok(ms),
-        _ => snowflake_kit::parse_rfc3339(text)
+        _ => snowflake_kit::rfc3339::parse_rfc3339(text)
             .map_err(|e| bad(format!("{text:?} is not Unix ms or an RFC 3339 date: {e}"))),
     }
 }

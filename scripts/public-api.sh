@@ -38,6 +38,15 @@ for crate in "${crates[@]}"; do
         >"$out/$crate.txt"
 done
 
+# The facade's root at uuid's size: what a reader of its first page meets. The rest lives
+# in modules named for their job (layout, rfc3339, input, sql, fence, as_string).
+root_names=$(grep -cE '^pub (use|mod|macro|fn|struct|enum|trait|type|const|static) snowflake_kit::[^: ]+!?$' \
+    "$out/snowflake-kit.txt")
+if [ "$root_names" -gt 20 ]; then
+    echo "The facade's root has $root_names names; at most 20 (a new item belongs in a module)." >&2
+    exit 1
+fi
+
 if [ "${1:-}" = --check ]; then
     if ! diff -ru docs/api "$out"; then
         echo "The public API differs from docs/api/ (above: - committed, + the code's)." >&2

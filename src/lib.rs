@@ -34,27 +34,31 @@
 //! - **An ID from run-time values**: [`compose`], which checks every field and never
 //!   truncates; back into fields with [`Snowflake::parts`] or the getters.
 //! - **An ID from text or a number**: [`Snowflake`]'s `FromStr` (decimal digits),
-//!   `TryFrom<u64>`, [`Snowflake::try_from_i64`] (a BIGINT); dates by [`parse_rfc3339`].
+//!   `TryFrom<u64>`, [`Snowflake::try_from_i64`] (a BIGINT); dates by
+//!   [`rfc3339::parse_rfc3339`].
 //! - **Live IDs**: [`Generator`], up to 4,096 a millisecond per identity, lock-free, never a
 //!   duplicate or a decreasing ID whatever the clock does; [`Generator::next_id_async`] in
 //!   async code (feature `tokio`). A fleet leases its identities with `snowflake-lease`.
 //! - **In a database or in JSON**: the features below; [`Snowflake::issued_in`] for the
 //!   IDs of a time range, `as_string` (feature `serde`) for JavaScript.
 //! - **What went wrong**: every error names the field, the value and what is allowed:
-//!   [`FieldRangeError`], [`ParseSnowflakeError`], [`IdRangeError`], [`ParseFieldError`],
-//!   [`GenerateError`].
+//!   [`FieldRangeError`], [`ParseSnowflakeError`], [`IdRangeError`],
+//!   [`input::ParseFieldError`], [`GenerateError`].
 //!
-//! Three modules hold what most applications never name: [`layout`], the widths and
-//! positions of the fields and the segments as data; [`input`], the parts of
-//! [`Field::parse`]'s answers that a front end reading text typed by a person shows; and
-//! [`fence`], how the holder of a leased identity fences its generator (`snowflake-lease`).
+//! The modules hold the rest, each for one job: [`layout`], the epoch, the fields' widths,
+//! positions and largest values, the segments as data, and an ID written out by them;
+//! [`rfc3339`], the one RFC 3339 reader and writer; [`input`], the parts of
+//! [`Field::parse`]'s answers that a front end reading text typed by a person shows;
+//! [`sql`], the format as SQL functions; `as_string` (feature `serde`), IDs as JSON
+//! strings; and [`fence`], how the holder of a leased identity fences its generator
+//! (`snowflake-lease`).
 //! Items hidden from these docs are internal to the workspace and may change in any release.
 //!
 //! # The format
 //!
-//! An ID is a [`Snowflake`], a `u64` of five fields: a sign bit, always 0; milliseconds since
-//! [`TWITTER_EPOCH_MS`] (2010-11-04T01:42:54.657Z), up to [`MAX_TIMESTAMP_MS`]
-//! (2080-07-10T17:30:30.208Z); datacenter; machine; sequence ([the bit
+//! An ID is a [`Snowflake`], a `u64` of five fields: a sign bit, always 0; milliseconds
+//! since [`layout::TWITTER_EPOCH_MS`] (2010-11-04T01:42:54.657Z), up to
+//! [`layout::MAX_TIMESTAMP_MS`] (2080-07-10T17:30:30.208Z); datacenter; machine; sequence ([the bit
 //! layout](Snowflake#the-bit-layout)). Its [segmented binary](Snowflake::segmented_binary)
 //! is the 64 bits split by spaces into these five fields, the same at compile time and at
 //! run time.
@@ -82,10 +86,8 @@
 pub use snowflake_runtime::as_string;
 #[doc(inline)]
 pub use snowflake_runtime::{
-    BakedSnowflake, DateField, Field, FieldRangeError, GenerateError, IdRangeError, Identity,
-    MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, ParseFieldError,
-    ParseSnowflakeError, Parts, Rfc3339, Rfc3339Error, SegmentedBinary, Snowflake,
-    TWITTER_EPOCH_MS, compose, input, layout, parse_rfc3339, sql,
+    BakedSnowflake, Field, FieldRangeError, GenerateError, IdRangeError, Identity,
+    ParseSnowflakeError, Parts, Snowflake, compose, input, layout, rfc3339, sql,
 };
 #[cfg(feature = "std")]
 #[doc(inline)]
@@ -145,7 +147,7 @@ pub use snowflake_runtime::{Clock, Generator, SystemClock, fence};
 /// message names the field, the value and the range, and for timestamps the
 /// dates), a negative number, a float or other literal, a name or expression
 /// where a literal belongs, an unknown, repeated or missing key, a date that is
-/// not RFC 3339 (read by [`parse_rfc3339`]), a leap second, or finer than a
+/// not RFC 3339 (read by [`rfc3339::parse_rfc3339`]), a leap second, or finer than a
 /// millisecond. A slip of syntax (`dc: 1`, a missing comma) does not hide the
 /// other mistakes, and an unknown key suggests the nearest one. The messages read
 /// the same in every edition, 2015 to 2024.

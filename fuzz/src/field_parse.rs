@@ -3,7 +3,7 @@
 
 use snowflake_kit::__private::parse_decimal;
 use snowflake_kit::input::NumberError;
-use snowflake_kit::{Field, ParseFieldError, parse_rfc3339};
+use snowflake_kit::{Field, input::ParseFieldError, rfc3339::parse_rfc3339};
 
 /// What the text must be for `field`: a number in its range, or the error it must be.
 fn oracle(field: Field, text: &str) -> Result<u64, ParseFieldError> {

@@ -1,7 +1,7 @@
 //! `parse_rfc3339` against the `time` crate's RFC 3339 reader: every date one accepts the
 //! other accepts, at the same instant; we refuse only what our docs say we refuse.
 
-use snowflake_kit::{Rfc3339, Rfc3339Error, parse_rfc3339};
+use snowflake_kit::rfc3339::{Rfc3339, Rfc3339Error, parse_rfc3339};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339 as TimeRfc3339;
 

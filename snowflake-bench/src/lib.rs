@@ -115,13 +115,13 @@ impl Plain {
 impl Contender for Plain {
     #[inline]
     fn next(&self) -> u64 {
-        let mut now = (wall_ms() - snowflake_kit::TWITTER_EPOCH_MS) << 12;
+        let mut now = (wall_ms() - snowflake_kit::layout::TWITTER_EPOCH_MS) << 12;
         let mut current = self.next.load(Ordering::Relaxed);
         loop {
             let candidate = current.max(now);
             if candidate >> 12 > now >> 12 {
                 // This millisecond is used up: wait for the clock.
-                now = (wall_ms() - snowflake_kit::TWITTER_EPOCH_MS) << 12;
+                now = (wall_ms() - snowflake_kit::layout::TWITTER_EPOCH_MS) << 12;
                 current = self.next.load(Ordering::Relaxed);
                 continue;
             }
@@ -140,7 +140,7 @@ impl Contender for Plain {
     }
 
     fn unix_ms(&self, id: u64) -> u64 {
-        (id >> 22) + snowflake_kit::TWITTER_EPOCH_MS
+        (id >> 22) + snowflake_kit::layout::TWITTER_EPOCH_MS
     }
 }
 
@@ -197,7 +197,7 @@ impl snowdon::MachineId for SnowdonParams {
 
 impl snowdon::Epoch for SnowdonParams {
     fn millis_since_unix() -> u64 {
-        snowflake_kit::TWITTER_EPOCH_MS
+        snowflake_kit::layout::TWITTER_EPOCH_MS
     }
 }
 
@@ -223,7 +223,7 @@ impl Contender for Snowdon {
     }
 
     fn unix_ms(&self, id: u64) -> u64 {
-        (id >> 22) + snowflake_kit::TWITTER_EPOCH_MS
+        (id >> 22) + snowflake_kit::layout::TWITTER_EPOCH_MS
     }
 }
 

@@ -267,7 +267,7 @@ impl<W: Write> Out<W> {
 
     /// The ID and its time; a blank line first unless it is the first table. Returns the
     /// time, for the `snowflake!` call.
-    fn head(&mut self, id: Snowflake) -> io::Result<snowflake_kit::Rfc3339> {
+    fn head(&mut self, id: Snowflake) -> io::Result<snowflake_kit::rfc3339::Rfc3339> {
         if self.tables {
             self.buf.write_all(b"\n")?;
         }

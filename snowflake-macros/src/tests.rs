@@ -647,7 +647,7 @@ proptest! {
     /// Any valid combination expands, to the ID that `compose` gives.
     #[test]
     fn agrees_with_compose(
-        ts in snowflake_runtime::TWITTER_EPOCH_MS..=snowflake_runtime::MAX_TIMESTAMP_MS,
+        ts in snowflake_runtime::layout::TWITTER_EPOCH_MS..=snowflake_runtime::layout::MAX_TIMESTAMP_MS,
         dc in 0..=31_u64,
         machine in 0..=31_u64,
         seq in 0..=4095_u64,

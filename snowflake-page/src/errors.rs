@@ -8,8 +8,10 @@ use snowflake_kit::layout::{
     TWITTER_EPOCH_RFC3339,
 };
 use snowflake_kit::{
-    DateField, Field, FieldRangeError, MAX_TIMESTAMP_MS, ParseFieldError, ParseSnowflakeError,
-    Rfc3339Error, TWITTER_EPOCH_MS,
+    Field, FieldRangeError, ParseSnowflakeError,
+    input::ParseFieldError,
+    layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
+    rfc3339::{DateField, Rfc3339Error},
 };
 
 use crate::explain::date;

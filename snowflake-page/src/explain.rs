@@ -10,7 +10,8 @@ use snowflake_kit::layout::{
     TWITTER_EPOCH_RFC3339,
 };
 use snowflake_kit::{
-    Field, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, Snowflake, TWITTER_EPOCH_MS,
+    Field, Snowflake,
+    layout::{MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, TWITTER_EPOCH_MS},
 };
 
 use crate::words::{Args, Words, escape, ltr};
@@ -393,7 +394,7 @@ pub(crate) fn worked_example(words: &Words, input: Option<Snowflake>) -> String 
 
 #[cfg(test)]
 mod tests {
-    use snowflake_kit::{Snowflake, TWITTER_EPOCH_MS, compose};
+    use snowflake_kit::{Snowflake, compose, layout::TWITTER_EPOCH_MS};
 
     use super::{explanation, worked_example, years_in_tenths};
     use crate::lang::Lang;

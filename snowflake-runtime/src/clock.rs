@@ -32,7 +32,7 @@ pub trait Clock: Send + Sync {
     /// use snowflake_kit::{Clock, SystemClock};
     ///
     /// let now = SystemClock.now_ms();
-    /// assert!(now > snowflake_kit::TWITTER_EPOCH_MS);
+    /// assert!(now > snowflake_kit::layout::TWITTER_EPOCH_MS);
     /// ```
     fn now_ms(&self) -> u64;
 }

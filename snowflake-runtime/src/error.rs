@@ -1,9 +1,10 @@
 use core::fmt;
 
 use crate::{
-    DATACENTER_BITS, Field, MACHINE_BITS, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE,
-    MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339, Rfc3339Error, SEQUENCE_BITS, TWITTER_EPOCH_MS,
+    DATACENTER_BITS, Field, MACHINE_BITS, MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS,
     TWITTER_EPOCH_RFC3339,
+    layout::{MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
+    rfc3339::Rfc3339Error,
 };
 
 /// A field's value outside its range: which field, and the value given. The error of
@@ -92,7 +93,7 @@ impl core::error::Error for FieldRangeError {}
 ///
 /// ```
 /// use snowflake_kit::input::NumberError;
-/// use snowflake_kit::{Field, ParseFieldError};
+/// use snowflake_kit::{Field, input::ParseFieldError};
 ///
 /// let Err(ParseFieldError::Number { error, .. }) = Field::Sequence.parse("-3") else {
 ///     panic!("a negative number is not digits");

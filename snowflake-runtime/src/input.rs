@@ -1,8 +1,9 @@
 //! The parts of [`Field::parse`](crate::Field::parse)'s answers: what a front end reading
 //! text typed by a person (a command's flags, a form's fields, a query string) shows. The
 //! range a field expects ([`Expected`], from [`Field::expected`](crate::Field::expected)),
-//! why a text is not a number ([`NumberError`]), and the error with the text quoted
-//! ([`WithInput`], from [`ParseFieldError::with_input`](crate::ParseFieldError::with_input)).
+//! why a text is not a number ([`NumberError`]), the error itself ([`ParseFieldError`]),
+//! and the error with the text quoted ([`WithInput`], from
+//! [`ParseFieldError::with_input`]).
 //!
 //! An application that only composes, decodes and generates IDs does not need this module.
 //!
@@ -18,5 +19,5 @@
 //! assert_eq!(Field::Machine.expected().to_string(), "a whole number in 0..=31");
 //! ```
 
-pub use crate::error::{NumberError, WithInput};
+pub use crate::error::{NumberError, ParseFieldError, WithInput};
 pub use crate::field::Expected;

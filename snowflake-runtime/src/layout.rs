@@ -1,10 +1,9 @@
-//! The bit layout field by field: each field's width and position, the timestamp's span,
-//! and the five [segments](Segment) as data. The layout is drawn on
-//! [`Snowflake`](crate::Snowflake#the-bit-layout); the epoch and each field's largest
-//! value are at the crate's root ([`TWITTER_EPOCH_MS`](crate::TWITTER_EPOCH_MS),
-//! [`MAX_TIMESTAMP_MS`](crate::MAX_TIMESTAMP_MS), [`MAX_DATACENTER`](crate::MAX_DATACENTER),
-//! [`MAX_MACHINE`](crate::MAX_MACHINE), [`MAX_SEQUENCE`](crate::MAX_SEQUENCE)). Nothing
-//! else in this workspace retypes these numbers.
+//! The bit layout field by field: the epoch, each field's width, position and largest
+//! value ([`TWITTER_EPOCH_MS`], [`MAX_TIMESTAMP_MS`], [`MAX_DATACENTER`], [`MAX_MACHINE`],
+//! [`MAX_SEQUENCE`]), the timestamp's span, the five [segments](Segment) as data, and an
+//! ID written out by them ([`SegmentedBinary`]). The layout is drawn on
+//! [`Snowflake`](crate::Snowflake#the-bit-layout). Nothing else in this workspace retypes
+//! these numbers.
 //!
 //! ```
 //! use snowflake_kit::compose;
@@ -17,6 +16,19 @@
 //! ```
 
 pub use crate::segment::{Segment, SegmentValue};
+pub use crate::snowflake::SegmentedBinary;
+
+/// Unix time in milliseconds of the Twitter epoch, 2010-11-04T01:42:54.657Z: timestamp 0 of an ID.
+pub const TWITTER_EPOCH_MS: u64 = 1_288_834_974_657;
+
+/// Last encodable Unix time in milliseconds, 2080-07-10T17:30:30.208Z.
+pub const MAX_TIMESTAMP_MS: u64 = TWITTER_EPOCH_MS + MAX_TIMESTAMP_DELTA;
+/// Largest datacenter id, 31.
+pub const MAX_DATACENTER: u8 = (1 << DATACENTER_BITS) - 1;
+/// Largest machine id, 31.
+pub const MAX_MACHINE: u8 = (1 << MACHINE_BITS) - 1;
+/// Largest sequence number, 4095: an identity has 4,096 IDs per millisecond.
+pub const MAX_SEQUENCE: u16 = (1 << SEQUENCE_BITS) - 1;
 
 /// Width of the timestamp field: 41 bits of milliseconds, about 69.7 years.
 ///
@@ -43,7 +55,7 @@ pub const TIMESTAMP_SHIFT: u32 = DATACENTER_SHIFT + DATACENTER_BITS;
 
 /// Largest timestamp field: milliseconds since the epoch, `2^41 - 1`.
 pub const MAX_TIMESTAMP_DELTA: u64 = (1 << TIMESTAMP_BITS) - 1;
-/// RFC 3339 form of [`TWITTER_EPOCH_MS`](crate::TWITTER_EPOCH_MS), for messages.
+/// RFC 3339 form of [`TWITTER_EPOCH_MS`], for messages.
 pub const TWITTER_EPOCH_RFC3339: &str = "2010-11-04T01:42:54.657Z";
-/// RFC 3339 form of [`MAX_TIMESTAMP_MS`](crate::MAX_TIMESTAMP_MS), for messages.
+/// RFC 3339 form of [`MAX_TIMESTAMP_MS`], for messages.
 pub const MAX_TIMESTAMP_RFC3339: &str = "2080-07-10T17:30:30.208Z";

@@ -66,7 +66,7 @@ pub mod input;
 ))]
 mod integrations;
 pub mod layout;
-mod rfc3339;
+pub mod rfc3339;
 mod segment;
 #[cfg(feature = "serde")]
 mod serde_impl;
@@ -78,14 +78,11 @@ mod wait;
 pub use crate::baked::BakedSnowflake;
 #[cfg(feature = "std")]
 pub use crate::clock::{Clock, SystemClock};
-pub use crate::error::{
-    FieldRangeError, GenerateError, IdRangeError, ParseFieldError, ParseSnowflakeError,
-};
+pub use crate::error::{FieldRangeError, GenerateError, IdRangeError, ParseSnowflakeError};
 pub use crate::field::Field;
 #[cfg(feature = "std")]
 pub use crate::generator::Generator;
 pub use crate::identity::Identity;
-pub use crate::rfc3339::{DateField, Rfc3339, Rfc3339Error, parse_rfc3339};
 // The layout's widths and positions, for the crate's own arithmetic.
 #[allow(unused_imports, reason = "each used under some features")]
 pub(crate) use crate::layout::{
@@ -95,19 +92,7 @@ pub(crate) use crate::layout::{
 };
 #[cfg(feature = "serde")]
 pub use crate::serde_impl::as_string;
-pub use crate::snowflake::{Parts, SegmentedBinary, Snowflake, compose};
-
-/// Unix time in milliseconds of the Twitter epoch, 2010-11-04T01:42:54.657Z: timestamp 0 of an ID.
-pub const TWITTER_EPOCH_MS: u64 = 1_288_834_974_657;
-
-/// Last encodable Unix time in milliseconds, 2080-07-10T17:30:30.208Z.
-pub const MAX_TIMESTAMP_MS: u64 = TWITTER_EPOCH_MS + MAX_TIMESTAMP_DELTA;
-/// Largest datacenter id, 31.
-pub const MAX_DATACENTER: u8 = (1 << DATACENTER_BITS) - 1;
-/// Largest machine id, 31.
-pub const MAX_MACHINE: u8 = (1 << MACHINE_BITS) - 1;
-/// Largest sequence number, 4095: an identity has 4,096 IDs per millisecond.
-pub const MAX_SEQUENCE: u16 = (1 << SEQUENCE_BITS) - 1;
+pub use crate::snowflake::{Parts, Snowflake, compose};
 
 /// Not API: what the workspace's own crates share (the facade's `snowflake!`, the
 /// `snowflake` command, `snowflake-server`, `snowflake-lease`). It may change in any

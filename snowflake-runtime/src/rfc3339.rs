@@ -27,7 +27,7 @@ const DAY_MS: i64 = 86_400_000;
 /// millisecond, a leap second or a time before 1970 is an error, never rounded.
 ///
 /// ```
-/// use snowflake_kit::{parse_rfc3339, Rfc3339Error};
+/// use snowflake_kit::rfc3339::{Rfc3339Error, parse_rfc3339};
 ///
 /// assert_eq!(parse_rfc3339("2022-06-28T16:07:40.105Z"), Ok(1_656_432_460_105));
 /// assert_eq!(parse_rfc3339("2022-06-28 18:07:40.105000+02:00"), Ok(1_656_432_460_105));
@@ -106,7 +106,7 @@ pub const fn parse_rfc3339(text: &str) -> Result<u64, Rfc3339Error> {
 /// [`Snowflake::rfc3339`](crate::Snowflake::rfc3339); [`parse_rfc3339`] reads it back.
 ///
 /// ```
-/// use snowflake_kit::Rfc3339;
+/// use snowflake_kit::rfc3339::Rfc3339;
 ///
 /// let time = Rfc3339::new(1_656_432_460_000).unwrap();
 /// assert_eq!(time.to_string(), "2022-06-28T16:07:40.000Z");
@@ -123,7 +123,7 @@ impl Rfc3339 {
     /// The date of `ms` (Unix milliseconds), or `None` past [`Rfc3339::MAX_MS`].
     ///
     /// ```
-    /// let epoch = snowflake_kit::Rfc3339::new(0).unwrap();
+    /// let epoch = snowflake_kit::rfc3339::Rfc3339::new(0).unwrap();
     /// assert_eq!(epoch.to_string(), "1970-01-01T00:00:00.000Z");
     /// ```
     pub const fn new(ms: u64) -> Option<Rfc3339> {
@@ -137,7 +137,7 @@ impl Rfc3339 {
     /// The Unix milliseconds it writes.
     ///
     /// ```
-    /// assert_eq!(snowflake_kit::Rfc3339::new(7).unwrap().as_ms(), 7);
+    /// assert_eq!(snowflake_kit::rfc3339::Rfc3339::new(7).unwrap().as_ms(), 7);
     /// ```
     pub const fn as_ms(self) -> u64 {
         self.0
@@ -146,7 +146,7 @@ impl Rfc3339 {
     /// Length of the text in bytes, for every date it writes.
     ///
     /// ```
-    /// assert_eq!(snowflake_kit::Rfc3339::LEN, "2022-06-28T16:07:40.105Z".len());
+    /// assert_eq!(snowflake_kit::rfc3339::Rfc3339::LEN, "2022-06-28T16:07:40.105Z".len());
     /// ```
     pub const LEN: usize = 24;
 
@@ -154,7 +154,7 @@ impl Rfc3339 {
     /// `Display` writes, without the formatter's cost per field.
     ///
     /// ```
-    /// let time = snowflake_kit::Rfc3339::new(1_656_432_460_105).unwrap();
+    /// let time = snowflake_kit::rfc3339::Rfc3339::new(1_656_432_460_105).unwrap();
     /// assert_eq!(&time.to_bytes(), b"2022-06-28T16:07:40.105Z");
     /// ```
     pub const fn to_bytes(self) -> [u8; Self::LEN] {
@@ -231,7 +231,7 @@ impl DateField {
 /// Why [`parse_rfc3339`] refused a date.
 ///
 /// ```
-/// use snowflake_kit::parse_rfc3339;
+/// use snowflake_kit::rfc3339::parse_rfc3339;
 ///
 /// let err = parse_rfc3339("2022-06-28716:07:40Z").unwrap_err();
 /// assert_eq!(err.to_string(), "expected `T` between the date and the time at byte 10, found `7`");

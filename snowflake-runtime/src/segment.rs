@@ -167,7 +167,7 @@ impl Snowflake {
     /// ```
     /// let id: snowflake_kit::Snowflake = "1541815603606036480".parse()?;
     /// let values = id.segments().map(|s| s.value);
-    /// assert_eq!(values, [0, 1_656_432_460_105 - snowflake_kit::TWITTER_EPOCH_MS, 11, 26, 0]);
+    /// assert_eq!(values, [0, 1_656_432_460_105 - snowflake_kit::layout::TWITTER_EPOCH_MS, 11, 26, 0]);
     /// # Ok::<(), snowflake_kit::ParseSnowflakeError>(())
     /// ```
     pub const fn segments(self) -> [SegmentValue; 5] {

@@ -2,9 +2,10 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::{
-    DATACENTER_SHIFT, Field, FieldRangeError, IdRangeError, MACHINE_SHIFT, MAX_DATACENTER,
-    MAX_MACHINE, MAX_SEQUENCE, ParseSnowflakeError, Rfc3339, SEQUENCE_SHIFT, Segment,
-    TIMESTAMP_SHIFT, TWITTER_EPOCH_MS,
+    DATACENTER_SHIFT, Field, FieldRangeError, IdRangeError, MACHINE_SHIFT, ParseSnowflakeError,
+    SEQUENCE_SHIFT, Segment, TIMESTAMP_SHIFT,
+    layout::{MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, TWITTER_EPOCH_MS},
+    rfc3339::Rfc3339,
 };
 
 // The fields' masks, as the `u64` an ID is.
@@ -46,13 +47,13 @@ const SEQUENCE_MASK: u64 = MAX_SEQUENCE as u64;
 /// ```
 ///
 /// - the sign bit is always 0, so an ID is also a non-negative `i64`;
-/// - the timestamp counts milliseconds from [`TWITTER_EPOCH_MS`](crate::TWITTER_EPOCH_MS)
-///   (2010-11-04T01:42:54.657Z) up to [`MAX_TIMESTAMP_MS`](crate::MAX_TIMESTAMP_MS) (2080-07-10T17:30:30.208Z);
+/// - the timestamp counts milliseconds from [`TWITTER_EPOCH_MS`](crate::layout::TWITTER_EPOCH_MS)
+///   (2010-11-04T01:42:54.657Z) up to [`MAX_TIMESTAMP_MS`](crate::layout::MAX_TIMESTAMP_MS) (2080-07-10T17:30:30.208Z);
 /// - `dc` (datacenter) and `machine` (Twitter's "worker id") are the [`Identity`](crate::Identity)
 ///   that issued the ID;
 /// - the sequence tells apart the IDs of one identity in one millisecond.
 ///
-/// The layout's constants ([`TIMESTAMP_BITS`](crate::TIMESTAMP_BITS), [`TWITTER_EPOCH_MS`](crate::TWITTER_EPOCH_MS)
+/// The layout's constants ([`TIMESTAMP_BITS`](crate::TIMESTAMP_BITS), [`TWITTER_EPOCH_MS`](crate::layout::TWITTER_EPOCH_MS)
 /// and the rest) are this drawing as numbers, and [`Segment`] as data.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(transparent)]
@@ -136,7 +137,7 @@ impl Snowflake {
     /// sequence 0.
     ///
     /// ```
-    /// use snowflake_kit::{Snowflake, TWITTER_EPOCH_MS};
+    /// use snowflake_kit::{Snowflake, layout::TWITTER_EPOCH_MS};
     ///
     /// assert_eq!(Snowflake::MIN.as_u64(), 0);
     /// assert_eq!(Snowflake::MIN.timestamp_ms(), TWITTER_EPOCH_MS);
@@ -149,7 +150,7 @@ impl Snowflake {
     /// use snowflake_kit::Snowflake;
     ///
     /// assert_eq!(Snowflake::MAX.as_u64(), i64::MAX as u64);
-    /// assert_eq!(Snowflake::MAX.timestamp_ms(), snowflake_kit::MAX_TIMESTAMP_MS);
+    /// assert_eq!(Snowflake::MAX.timestamp_ms(), snowflake_kit::layout::MAX_TIMESTAMP_MS);
     /// ```
     pub const MAX: Snowflake = Snowflake(u64::MAX >> 1);
 
@@ -309,7 +310,7 @@ impl SegmentedBinary {
     /// Length of the text in bytes: 64 bits and 4 spaces.
     ///
     /// ```
-    /// assert_eq!(snowflake_kit::SegmentedBinary::LEN, 68);
+    /// assert_eq!(snowflake_kit::layout::SegmentedBinary::LEN, 68);
     /// ```
     pub const LEN: usize = 68;
 

@@ -3,7 +3,10 @@
 //! format.
 
 use proptest::prelude::*;
-use snowflake_runtime::{FieldRangeError, MAX_TIMESTAMP_MS, Snowflake, TWITTER_EPOCH_MS, compose};
+use snowflake_runtime::{
+    FieldRangeError, Snowflake, compose,
+    layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
+};
 use snowflake_test_support::T;
 
 #[test]

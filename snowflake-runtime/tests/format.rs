@@ -7,8 +7,8 @@ use snowflake_runtime::layout::{
     TWITTER_EPOCH_RFC3339,
 };
 use snowflake_runtime::{
-    Field, FieldRangeError, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS,
-    ParseSnowflakeError, Parts, Snowflake, TWITTER_EPOCH_MS, compose,
+    Field, FieldRangeError, ParseSnowflakeError, Parts, Snowflake, compose,
+    layout::{MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
 };
 
 const REFERENCE_BITS: &str = "0 00000000000000000000000000000001111101000 00001 00001 000000000000";
@@ -560,7 +560,7 @@ fn an_id_of_another_layout_decodes_to_the_wrong_time() {
     // Counted from Discord's epoch (2015-01-01T00:00:00Z) it would be 2016-04-30.
     let discord_epoch_ms = 1_420_070_400_000;
     let real_ms = discord.timestamp_ms() - TWITTER_EPOCH_MS + discord_epoch_ms;
-    let real = snowflake_runtime::Rfc3339::new(real_ms)
+    let real = snowflake_runtime::rfc3339::Rfc3339::new(real_ms)
         .unwrap()
         .to_string();
     assert_eq!(real, "2016-04-30T11:18:25.796Z");

@@ -2,7 +2,9 @@
 
 use proptest::prelude::*;
 use snowflake_runtime::{
-    DateField, MAX_TIMESTAMP_MS, Rfc3339, Rfc3339Error, Snowflake, TWITTER_EPOCH_MS, parse_rfc3339,
+    Snowflake,
+    layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
+    rfc3339::{DateField, Rfc3339, Rfc3339Error, parse_rfc3339},
 };
 use time::format_description::well_known::Rfc3339 as TimeRfc3339;
 use time::{OffsetDateTime, UtcOffset};

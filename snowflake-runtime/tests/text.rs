@@ -6,8 +6,10 @@ use snowflake_runtime::__private::parse_decimal;
 use snowflake_runtime::input::NumberError;
 use snowflake_runtime::layout::Segment;
 use snowflake_runtime::{
-    Field, FieldRangeError, Identity, MAX_TIMESTAMP_MS, ParseFieldError, Rfc3339Error, Snowflake,
-    TWITTER_EPOCH_MS,
+    Field, FieldRangeError, Identity, Snowflake,
+    input::ParseFieldError,
+    layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
+    rfc3339::Rfc3339Error,
 };
 
 fn number(field: Field, error: NumberError) -> ParseFieldError {

@@ -47,7 +47,7 @@ pub(crate) fn kind(choice: Choice) -> &'static str {
 
 /// Unix ms as RFC 3339, if the format can write it.
 pub(crate) fn rfc3339(ms: u64) -> Option<String> {
-    snowflake_kit::Rfc3339::new(ms).map(|time| time.to_string())
+    snowflake_kit::rfc3339::Rfc3339::new(ms).map(|time| time.to_string())
 }
 
 impl<C: Clock + 'static> Issuer<C> {
@@ -104,7 +104,8 @@ impl<C: Clock + 'static> Issuer<C> {
             Issuer::Unleased(generator) => {
                 // Without taking an ID: can the clock's reading be one?
                 let now_ms = generator.clock().now_ms();
-                if (snowflake_kit::TWITTER_EPOCH_MS..=snowflake_kit::MAX_TIMESTAMP_MS)
+                if (snowflake_kit::layout::TWITTER_EPOCH_MS
+                    ..=snowflake_kit::layout::MAX_TIMESTAMP_MS)
                     .contains(&now_ms)
                 {
                     Ok(())
@@ -282,7 +283,7 @@ mod tests {
     async fn readiness_reads_the_issuers_clock() {
         let (clock, issuer) = used_up().await;
         assert!(issuer.ready().is_ok());
-        clock.set(snowflake_kit::TWITTER_EPOCH_MS - 1);
+        clock.set(snowflake_kit::layout::TWITTER_EPOCH_MS - 1);
         let Err(Refusal(reason)) = issuer.ready() else {
             panic!("ready before the epoch");
         };
@@ -290,12 +291,12 @@ mod tests {
             reason,
             format!(
                 "the clock reads {} ms, outside the times an ID can carry",
-                snowflake_kit::TWITTER_EPOCH_MS - 1
+                snowflake_kit::layout::TWITTER_EPOCH_MS - 1
             )
         );
-        clock.set(snowflake_kit::MAX_TIMESTAMP_MS + 1);
+        clock.set(snowflake_kit::layout::MAX_TIMESTAMP_MS + 1);
         assert!(issuer.ready().is_err());
-        clock.set(snowflake_kit::MAX_TIMESTAMP_MS);
+        clock.set(snowflake_kit::layout::MAX_TIMESTAMP_MS);
         assert!(issuer.ready().is_ok());
         assert_eq!(
             Issuer::<SystemClock>::None.ready().map_err(|e| e.0),

@@ -11,8 +11,9 @@ use std::time::SystemTime;
 
 use snowflake_kit::sql::{POSTGRES_FUNCTIONS, postgres_functions};
 use snowflake_kit::{
-    FieldRangeError, MAX_TIMESTAMP_MS, Rfc3339Error, Snowflake, TWITTER_EPOCH_MS, compose,
-    parse_rfc3339,
+    FieldRangeError, Snowflake, compose,
+    layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
+    rfc3339::{Rfc3339Error, parse_rfc3339},
 };
 use support::edges;
 use support::pg::{self, Pg};

@@ -4,7 +4,10 @@
 
 pub(crate) mod pg;
 
-use snowflake_kit::{Generator, Identity, MAX_TIMESTAMP_MS, Snowflake, TWITTER_EPOCH_MS, compose};
+use snowflake_kit::{
+    Generator, Identity, Snowflake, compose,
+    layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
+};
 use snowflake_test_support::T;
 use snowflake_test_support::clock::ScriptClock;
 
