@@ -490,25 +490,26 @@ fn lease_options(
 /// each kind).
 #[cfg(test)]
 mod tests {
-    use clap::Parser;
+    use clap::{CommandFactory, FromArgMatches};
 
-    use super::Flags;
+    use super::{Flags, PASSWORD_VARIABLE, PG_PASSWORD_VARIABLE};
 
     /// What the binary says of `args`: clap's first line without its `error: `, or the
     /// [`FlagError`](super::FlagError) of [`Flags::startup`].
     fn refusal(args: &[&str]) -> String {
-        // The flags read their variables too: a test run with one set would test another
-        // command line than the one written here.
-        for (name, _) in std::env::vars_os() {
-            let name = name.to_string_lossy();
+        // The command line written here, not the test's environment: the flags' variables
+        // are not read, and the start-up's own must not be set.
+        for name in [PASSWORD_VARIABLE, PG_PASSWORD_VARIABLE, "PGSSLMODE"] {
             assert!(
-                !name.starts_with("SNOWFLAKE_") && !name.starts_with("PG"),
+                std::env::var_os(name).is_none(),
                 "{name} is set: the flags' tests need an environment without it"
             );
         }
-        let flags = match Flags::try_parse_from(
-            std::iter::once("snowflake-server").chain(args.iter().copied()),
-        ) {
+        let command = Flags::command().mut_args(|arg| arg.env(None));
+        let parsed = command
+            .try_get_matches_from(std::iter::once("snowflake-server").chain(args.iter().copied()))
+            .and_then(|mut matches| Flags::from_arg_matches_mut(&mut matches));
+        let flags = match parsed {
             Ok(flags) => flags,
             Err(e) => {
                 let text = e.to_string();

@@ -1,7 +1,7 @@
 //! The API's contract in this process: the library's router, each request through tower's
 //! `oneshot` ([`App`]), no socket. What needs one is elsewhere: the limits on a request's
-//! head (`limits.rs`), the binary's flags, exit statuses and signals (`process.rs`), the
-//! page (`page.rs`, `browser.rs`).
+//! head and what else crosses hyper (`sockets.rs`); the binary's flags, exit statuses and
+//! signals (`process.rs`); the page (`page.rs`, `browser.rs`).
 
 mod support;
 

@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use snowflake_kit::{SystemClock, compose, layout::TWITTER_EPOCH_MS};
+use snowflake_kit::layout::TWITTER_EPOCH_MS;
+use snowflake_kit::{SystemClock, compose};
 use snowflake_page::{Hosting, Lang, Words};
 use support::{Server, element_text, get, post};
 

@@ -6,11 +6,10 @@ mod support;
 use std::process::Command;
 
 use serde_json::Value;
-use snowflake_kit::layout::{MAX_TIMESTAMP_RFC3339, TWITTER_EPOCH_RFC3339};
-use snowflake_kit::{
-    Field, Snowflake,
-    layout::{MAX_SEQUENCE, MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
+use snowflake_kit::layout::{
+    MAX_SEQUENCE, MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339,
 };
+use snowflake_kit::{Field, Snowflake};
 use support::{App, Server};
 
 /// The description is OpenAPI 3, and names every route the server answers.

@@ -6,28 +6,9 @@
 mod support;
 
 use axum::body::Body;
-use axum::http::{HeaderMap, Request, StatusCode};
+use axum::http::{Request, StatusCode};
 use snowflake_server::{Config, Service};
-use support::{element_text, html_text as text};
-use tower::ServiceExt;
-
-/// A response, read whole.
-struct Page {
-    status: StatusCode,
-    headers: HeaderMap,
-    body: String,
-}
-
-impl Page {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers.get(name).and_then(|v| v.to_str().ok())
-    }
-
-    /// The text inside the element whose `id` is `id`, tags dropped.
-    fn text_of(&self, id: &str) -> String {
-        element_text(&self.body, id)
-    }
-}
+use support::{Response as Page, html_text as text, respond};
 
 /// `GET path` with `headers`, through the service's router.
 async fn get(path: &str, headers: &[(&str, &str)]) -> Page {
@@ -36,20 +17,7 @@ async fn get(path: &str, headers: &[(&str, &str)]) -> Page {
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
-    let response = router
-        .oneshot(request.body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-        .await
-        .unwrap();
-    Page {
-        status,
-        headers,
-        body: String::from_utf8(bytes.to_vec()).unwrap(),
-    }
+    respond(router, request.body(Body::empty()).unwrap()).await
 }
 
 /// Each language: its tag, its direction and words of its title.
@@ -164,7 +132,11 @@ async fn a_language_without_its_slash_is_sent_to_it_with_the_query() {
         ("/en?id=4194439168", "/en/?id=4194439168"),
     ] {
         let answer = get(path, &[]).await;
-        assert_eq!(answer.status, StatusCode::PERMANENT_REDIRECT, "{path}");
+        assert_eq!(
+            answer.status,
+            StatusCode::PERMANENT_REDIRECT.as_u16(),
+            "{path}"
+        );
         assert_eq!(answer.header("location"), Some(location), "{path}");
     }
     // Other paths are not pages.

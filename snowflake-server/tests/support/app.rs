@@ -55,36 +55,37 @@ impl App {
             .uri(path)
             .body(Body::empty())
             .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
-        self.runtime.block_on(async {
-            let response = self
-                .router
-                .clone()
-                .oneshot(request)
-                .await
-                .expect("the router is infallible");
-            let status = response.status().as_u16();
-            let headers = response
-                .headers()
-                .iter()
-                .map(|(name, value)| {
-                    let value = value.to_str().expect("a header in ASCII");
-                    (name.as_str().to_owned(), value.to_owned())
-                })
-                .collect();
-            let body = axum::body::to_bytes(response.into_body(), usize::MAX)
-                .await
-                .expect("the body, read whole");
-            let body = String::from_utf8(body.to_vec()).expect("a body in UTF-8");
-            Response {
-                status,
-                headers,
-                body,
-            }
-        })
+        self.runtime.block_on(respond(self.router.clone(), request))
     }
 
     /// The IDs that `GET path` answers: one from `/v1/id`, a list from `/v1/ids`.
     pub(crate) fn fetch_ids(&self, path: &str) -> Vec<String> {
         super::ids_in(&self.get(path).json())
+    }
+}
+
+/// `request` through `router` (tower's `oneshot`), its answer read whole: for async tests.
+pub(crate) async fn respond(router: axum::Router, request: Request<Body>) -> Response {
+    let response = router
+        .oneshot(request)
+        .await
+        .expect("the router is infallible");
+    let status = response.status().as_u16();
+    let headers = response
+        .headers()
+        .iter()
+        .map(|(name, value)| {
+            let value = value.to_str().expect("a header in ASCII");
+            (name.as_str().to_owned(), value.to_owned())
+        })
+        .collect();
+    let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .expect("the body, read whole");
+    let body = String::from_utf8(body.to_vec()).expect("a body in UTF-8");
+    Response {
+        status,
+        headers,
+        body,
     }
 }

@@ -1,5 +1,6 @@
 //! The server on loopback, as a process of the binary or as the library's service in this
-//! process, and a small HTTP/1.1 client for the tests.
+//! process, and a small HTTP/1.1 client for the tests; and [`App`], the service's router
+//! driven without a socket.
 #![allow(dead_code, reason = "each test file uses a part")]
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -11,7 +12,7 @@ use snowflake_server::Config;
 
 mod app;
 #[allow(unused_imports, reason = "each test file uses a part")]
-pub(crate) use app::App;
+pub(crate) use app::{App, respond};
 
 /// A running server on a free loopback port: a process of the binary, killed when dropped,
 /// or the library's service in this process, shut down when dropped.
@@ -111,11 +112,6 @@ impl Server {
         Server::in_process(Config::unleased(identity))
     }
 
-    /// The service in this process without an identity.
-    pub(crate) fn without_identity() -> Server {
-        Server::in_process(Config::without_identity())
-    }
-
     pub(crate) fn get(&self, path: &str) -> Response {
         get(&self.addr, path)
     }
@@ -196,6 +192,11 @@ impl Response {
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     }
+
+    /// The text inside the element of the body whose `id` is `id`, tags dropped.
+    pub(crate) fn text_of(&self, id: &str) -> String {
+        element_text(&self.body, id)
+    }
 }
 
 /// The IDs that `GET path` answers: one from `/v1/id`, a list from `/v1/ids`.
@@ -232,11 +233,6 @@ pub(crate) fn get(addr: &str, path: &str) -> Response {
 /// `DELETE path`, on a fresh connection.
 pub(crate) fn request_delete(addr: &str, path: &str) -> Response {
     request(addr, "DELETE", path, None)
-}
-
-/// Any method without a body, on a fresh connection.
-pub(crate) fn request_method(addr: &str, method: &str, path: &str) -> Response {
-    request(addr, method, path, None)
 }
 
 /// `POST path` with a JSON body, on a fresh connection.

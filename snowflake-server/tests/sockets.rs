@@ -1,10 +1,58 @@
-//! The limits on a request's head, over a socket to the library's service in this process:
-//! a head past the server's own limits is answered by its router, one past hyper's by hyper,
-//! before any routing, which only a real connection reaches.
+//! What only a socket shows, on the library's service in this process, where hyper stands
+//! between the client and the router: the limits on a request's head (past the server's
+//! own, its router answers; past hyper's, hyper does, before any routing), the router's own
+//! errors passing hyper's JSON errors as they were made, and clients on connections of
+//! their own. The rest of the API is `api.rs`'s, through `oneshot`.
 
 mod support;
 
-use support::Server;
+use support::{Server, count_distinct, fetch_ids};
+
+/// The router's 400s cross hyper as the router made them, each on a connection kept alive
+/// for the next: hyper's own answers replace only what it refused itself.
+#[test]
+fn the_routers_own_errors_cross_hyper_as_they_were_made() {
+    let server = Server::unleased(1, 1);
+    let answers = raw_request(
+        &server.addr,
+        b"GET /v1/compose?dc=32&machine=1 HTTP/1.1\r\nHost: x\r\n\r\n\
+          GET /v1/ids?count=2&count=3 HTTP/1.1\r\nHost: x\r\n\r\n\
+          GET /v1/compose?dc=1&machine=40 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(answers.matches("HTTP/1.1 400 ").count(), 3, "{answers}");
+    for error in [
+        r#"{"error":{"field":"dc","message":"datacenter 32 is out of range 0..=31 (5 bits)"#,
+        r#"{"error":{"field":"count","message":"count is given 2 times; give it once""#,
+        r#"{"error":{"field":"machine","message":"machine 40 is out of range 0..=31 (5 bits)"#,
+    ] {
+        assert!(answers.contains(error), "{error} in {answers}");
+    }
+}
+
+/// Eight clients, each on connections of its own, never see an ID twice.
+#[test]
+fn many_clients_on_connections_of_their_own_never_see_a_duplicate() {
+    let server = Server::unleased(1, 1);
+    let threads: Vec<_> = (0..8)
+        .map(|n| {
+            let addr = server.addr.clone();
+            std::thread::spawn(move || {
+                let mut ids = Vec::new();
+                for i in 0..100 {
+                    let path = if (i + n) % 10 == 0 {
+                        "/v1/ids?count=100"
+                    } else {
+                        "/v1/id"
+                    };
+                    ids.extend(fetch_ids(&addr, path));
+                }
+                ids
+            })
+        })
+        .collect();
+    // Each thread: ten batches of 100 and 90 single IDs, every one answered.
+    assert_eq!(count_distinct(threads), 8 * (10 * 100 + 90));
+}
 
 /// Sends `raw` as it is, and reads the answer until the server closes.
 fn raw_request(addr: &str, raw: &[u8]) -> String {
