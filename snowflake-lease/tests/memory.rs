@@ -667,7 +667,7 @@ store_suite!(Memory);
 struct Memory(Arc<MemStore>);
 
 impl Lifecycle for Memory {
-    fn start() -> Memory {
+    fn fresh() -> Memory {
         Memory(shared_store())
     }
 

@@ -22,7 +22,7 @@ pub(crate) mod processes;
 /// A server the test runs has it from [`StoreServer`]; the in-memory store, its own.
 pub(crate) trait Lifecycle: Sized {
     /// Starts one, empty.
-    fn start() -> Self;
+    fn fresh() -> Self;
 
     /// Takes the store out of its holders' reach: a server crashes, cutting every
     /// connection, and keeps its data.
@@ -33,7 +33,7 @@ pub(crate) trait Lifecycle: Sized {
 }
 
 impl<S: StoreServer> Lifecycle for S {
-    fn start() -> S {
+    fn fresh() -> S {
         S::start()
     }
 
@@ -59,7 +59,7 @@ pub(crate) trait Fixture: Lifecycle {
     async fn owners(&self) -> usize;
 
     /// The high-water mark of `identity` in the store's own record (0 where none was
-    /// written), read as [`owners`](Fixture::owners) is.
+    /// written), read as [`owners`](Fixture::owners) is, where `options` put it.
     async fn mark(&self, identity: Identity, options: &LeaseOptions) -> u64;
 
     /// Ends the lease `identity` is held on behind its holder's back, as another client or

@@ -15,9 +15,10 @@ use super::{Fixture, Offset, options};
 /// mark, never lowering the mark nor leaving it where it is; on a mismatch the stored mark
 /// told to the owner (whose earlier answer may have been lost), and only "not owner" to
 /// others; a keep-alive renewing to the TTL, an unclaim only with the owner's lease; after
-/// a release, the lease gone, the identity free, and the mark outliving it.
+/// a release, the lease gone, the identity free, and the mark outliving it; a claim on a
+/// lease gone failing without touching the claims of others.
 pub(crate) async fn each_call_answers_as_the_holder_relies_on<F: Fixture>() {
-    let fixture = F::start();
+    let fixture = F::fresh();
     let opts = options(3, 3, 10);
     let store = fixture.store(&opts).await;
     let identity = Identity::new(3, 3).unwrap();
@@ -89,6 +90,15 @@ pub(crate) async fn each_call_answers_as_the_holder_relies_on<F: Fixture>() {
         store.claim(identity, other, "you").await.unwrap(),
         Claim::Won { hwm_ms: 200 }
     );
+    // A claim on a lease gone fails, and leaves the other holders' claims as they were.
+    let gone = store.grant(ttl).await.unwrap();
+    store.release(gone).await.unwrap();
+    let e = store
+        .claim(Identity::new(4, 4).unwrap(), gone, "ghost")
+        .await
+        .unwrap_err();
+    assert_eq!(e.kind(), StoreErrorKind::LeaseGone, "{e}");
+    assert_eq!(store.held().await.unwrap(), HashSet::from([identity]));
     store.unclaim(identity, other).await.unwrap();
     assert_eq!(store.held().await.unwrap(), HashSet::new());
     assert_eq!(fixture.mark(identity, &opts).await, 200);
@@ -97,7 +107,7 @@ pub(crate) async fn each_call_answers_as_the_holder_relies_on<F: Fixture>() {
 /// Eight claimants of one identity at once, each with its own store: one wins, and the
 /// others are told who holds it. Eight `auto` claimants at once: eight identities.
 pub(crate) async fn claims_are_exclusive<F: Fixture>() {
-    let fixture = F::start();
+    let fixture = F::fresh();
     let claimants = (0..8).map(|n| {
         let mut options = options(1, 1, 5);
         options.claim_wait = Duration::from_millis(500);
@@ -154,7 +164,7 @@ async fn start_at_once<F: Fixture>(
 /// A holder whose lease ends behind its back (revoked by another client, deleted by a
 /// person cleaning the table) halts at once and, told to stop on a loss, stays stopped.
 pub(crate) async fn a_lease_revoked_behind_its_back_halts_the_holder_at_once<F: Fixture>() {
-    let fixture = F::start();
+    let fixture = F::fresh();
     let mut options = options(7, 7, 3);
     options.on_loss = OnLoss::Stop;
     let generator = LeasedGenerator::start(fixture.store(&options).await, options.clone())
@@ -182,7 +192,7 @@ pub(crate) async fn a_lease_revoked_behind_its_back_halts_the_holder_at_once<F: 
 pub(crate) async fn a_store_down_stops_issuing_by_the_lease_then_it_claims_again_above_the_mark<
     F: Fixture,
 >() {
-    let mut fixture = F::start();
+    let mut fixture = F::fresh();
     let mut options = options(5, 5, 3);
     options.window = Duration::from_secs(2);
     let generator = LeasedGenerator::start(fixture.store(&options).await, options)
@@ -247,7 +257,7 @@ pub(crate) async fn a_store_down_stops_issuing_by_the_lease_then_it_claims_again
 /// Released, the identity is free at once: the next holder, waiting for nobody, claims it
 /// and issues above the first's mark.
 pub(crate) async fn after_a_release_the_next_holder_claims_at_once_above_the_hwm<F: Fixture>() {
-    let fixture = F::start();
+    let fixture = F::fresh();
     let opts = options(6, 6, 10);
     let first = LeasedGenerator::start(fixture.store(&opts).await, opts.clone())
         .await
@@ -273,7 +283,7 @@ pub(crate) async fn after_a_release_the_next_holder_claims_at_once_above_the_hwm
 /// A store says which failure it met, not only in words: a claim on a lease it released is
 /// an error of kind `LeaseGone` (its message says so too), and leaves the identity free.
 pub(crate) async fn a_claim_on_a_lease_gone_is_that_kind_of_error<F: Fixture>() {
-    let fixture = F::start();
+    let fixture = F::fresh();
     let opts = options(7, 7, 10);
     let store = fixture.store(&opts).await;
     let gone = store.grant(Duration::from_secs(10)).await.unwrap();
@@ -288,7 +298,7 @@ pub(crate) async fn a_claim_on_a_lease_gone_is_that_kind_of_error<F: Fixture>() 
 /// A clock behind the mark a predecessor left waits for it, within the bound; beyond the
 /// bound, the start fails.
 pub(crate) async fn a_clock_behind_waits_within_the_bound_and_fails_beyond_it<F: Fixture>() {
-    let fixture = F::start();
+    let fixture = F::fresh();
     // A holder whose clock runs 2 s ahead pushes the HWM about 3 s ahead of ours.
     let ahead = options(4, 4, 5);
     let generator =
@@ -326,7 +336,7 @@ pub(crate) async fn a_clock_behind_waits_within_the_bound_and_fails_beyond_it<F:
 /// A datacenter's 32 machines go to 32 holders; the 33rd is told the datacenter is full;
 /// one lets go, and the next claimant gets exactly that machine.
 pub(crate) async fn a_datacenter_of_32_machines_then_a_33rd<F: Fixture>() {
-    let fixture = F::start();
+    let fixture = F::fresh();
     let mut options = LeaseOptions::default().in_datacenter(5).unwrap();
     options.ttl = Duration::from_secs(5);
     options.window = Duration::from_secs(1);

@@ -5,7 +5,6 @@ use std::time::{Duration, Instant};
 
 use snowflake_kit::Snowflake;
 use snowflake_lease::LeasedGenerator;
-use snowflake_test_support::StoreServer;
 
 use super::{Offset, Processes, millis, options};
 use crate::support::{HolderProcess, TestHost};
@@ -16,7 +15,7 @@ const LOOPBACK: &str = "127.0.0.1";
 /// SIGKILL: the identity is free once the lease ends at the store (2 s), and the next
 /// holder starts above everything the killed one printed, read to its last line.
 pub(crate) async fn a_killed_holder_frees_its_identity_within_the_ttl<F: Processes>() {
-    let fixture = <F as StoreServer>::start();
+    let fixture = F::fresh();
     let mut holder = HolderProcess::start(&fixture.url_on(LOOPBACK), 2, 2, 2, 60);
     tokio::time::sleep(Duration::from_millis(500)).await;
     let killed = Instant::now();
@@ -39,7 +38,7 @@ pub(crate) async fn a_killed_holder_frees_its_identity_within_the_ttl<F: Process
 /// above the mark; woken, the paused holder issues nothing in the successor's
 /// milliseconds and is refused.
 pub(crate) async fn a_paused_holder_issues_nothing_its_successor_can_issue<F: Processes>() {
-    let fixture = <F as StoreServer>::start();
+    let fixture = F::fresh();
     let holder = HolderProcess::start(&fixture.url_on(LOOPBACK), 3, 3, 2, 12);
     tokio::time::sleep(Duration::from_millis(500)).await;
     holder.signal("-STOP");
