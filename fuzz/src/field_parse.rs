@@ -2,8 +2,9 @@
 //! field's range; held to `parse_decimal`, `parse_rfc3339` and `Field::check`.
 
 use snowflake_kit::__private::parse_decimal;
-use snowflake_kit::input::NumberError;
-use snowflake_kit::{Field, input::ParseFieldError, rfc3339::parse_rfc3339};
+use snowflake_kit::Field;
+use snowflake_kit::input::{NumberError, ParseFieldError};
+use snowflake_kit::rfc3339::parse_rfc3339;
 
 /// What the text must be for `field`: a number in its range, or the error it must be.
 fn oracle(field: Field, text: &str) -> Result<u64, ParseFieldError> {

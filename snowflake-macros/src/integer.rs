@@ -2,7 +2,8 @@
 //! `_` separators and an unsigned suffix are Rust's own; the range is the runtime's.
 
 use quote::ToTokens;
-use snowflake_runtime::{Field, FieldRangeError, rfc3339::Rfc3339};
+use snowflake_runtime::rfc3339::Rfc3339;
+use snowflake_runtime::{Field, FieldRangeError};
 use syn::{Lit, LitInt};
 
 use crate::parse::Value;

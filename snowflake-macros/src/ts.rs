@@ -2,7 +2,8 @@
 //! reader), or, when left out, the build time.
 
 use proc_macro2::Span;
-use snowflake_runtime::{Clock, Field, SystemClock, rfc3339::Rfc3339};
+use snowflake_runtime::rfc3339::Rfc3339;
+use snowflake_runtime::{Clock, Field, SystemClock};
 use syn::{Lit, LitStr};
 
 use crate::integer::integer_field;

@@ -2,17 +2,13 @@
 //! the error's own values (the field, the value, the range) fill it. Never the English
 //! text: that stays for the API, the logs and the command.
 
-use snowflake_kit::input::NumberError;
+use snowflake_kit::input::{NumberError, ParseFieldError};
 use snowflake_kit::layout::{
-    DATACENTER_BITS, MACHINE_BITS, MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS, TIMESTAMP_BITS,
-    TWITTER_EPOCH_RFC3339,
+    DATACENTER_BITS, MACHINE_BITS, MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS,
+    TIMESTAMP_BITS, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339,
 };
-use snowflake_kit::{
-    Field, FieldRangeError, ParseSnowflakeError,
-    input::ParseFieldError,
-    layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
-    rfc3339::{DateField, Rfc3339Error},
-};
+use snowflake_kit::rfc3339::{DateField, Rfc3339Error};
+use snowflake_kit::{Field, FieldRangeError, ParseSnowflakeError};
 
 use crate::explain::date;
 use crate::words::{Args, Words};

@@ -5,14 +5,11 @@
 use std::fmt::Write;
 
 use snowflake_kit::layout::{
-    DATACENTER_BITS, DATACENTER_SHIFT, MACHINE_BITS, MACHINE_SHIFT, MAX_TIMESTAMP_DELTA,
-    MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS, SEQUENCE_SHIFT, Segment, TIMESTAMP_BITS, TIMESTAMP_SHIFT,
-    TWITTER_EPOCH_RFC3339,
+    DATACENTER_BITS, DATACENTER_SHIFT, MACHINE_BITS, MACHINE_SHIFT, MAX_DATACENTER, MAX_MACHINE,
+    MAX_SEQUENCE, MAX_TIMESTAMP_DELTA, MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS, SEQUENCE_SHIFT,
+    Segment, TIMESTAMP_BITS, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339,
 };
-use snowflake_kit::{
-    Field, Snowflake,
-    layout::{MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, TWITTER_EPOCH_MS},
-};
+use snowflake_kit::{Field, Snowflake};
 
 use crate::words::{Args, Words, escape, ltr};
 
@@ -394,7 +391,8 @@ pub(crate) fn worked_example(words: &Words, input: Option<Snowflake>) -> String 
 
 #[cfg(test)]
 mod tests {
-    use snowflake_kit::{Snowflake, compose, layout::TWITTER_EPOCH_MS};
+    use snowflake_kit::layout::TWITTER_EPOCH_MS;
+    use snowflake_kit::{Snowflake, compose};
 
     use super::{explanation, worked_example, years_in_tenths};
     use crate::lang::Lang;

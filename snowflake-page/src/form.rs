@@ -4,7 +4,8 @@
 //! ([`Refused::message`]), the page in the reader's language. The form adds only what a
 //! blank field means, and whether spaces around a value are dropped ([`Spaces`]).
 
-use snowflake_kit::{Clock, Field, ParseSnowflakeError, Snowflake, input::ParseFieldError};
+use snowflake_kit::input::ParseFieldError;
+use snowflake_kit::{Clock, Field, ParseSnowflakeError, Snowflake};
 
 /// What a front end does with spaces around a field's text.
 ///

@@ -3,10 +3,10 @@
 
 use core::ops::{Range, RangeInclusive};
 
-use crate::{
-    FieldRangeError, IdRangeError, Snowflake, compose,
-    layout::{MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
+use crate::layout::{
+    MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS,
 };
+use crate::{FieldRangeError, IdRangeError, Snowflake, compose};
 
 impl Snowflake {
     /// The smallest ID of the millisecond `unix_ms`: datacenter, machine and sequence 0.
@@ -41,7 +41,8 @@ impl Snowflake {
     /// 4095. See [`first_at`](Self::first_at).
     ///
     /// ```
-    /// use snowflake_kit::{FieldRangeError, Snowflake, layout::MAX_TIMESTAMP_MS};
+    /// use snowflake_kit::{FieldRangeError, Snowflake};
+    /// use snowflake_kit::layout::MAX_TIMESTAMP_MS;
     ///
     /// let t = 1_656_432_460_105;
     /// assert_eq!(Snowflake::last_at(t)?.as_u64() + 1, Snowflake::first_at(t + 1)?.as_u64());
@@ -78,7 +79,8 @@ impl Snowflake {
     /// takes as empty).
     ///
     /// ```
-    /// use snowflake_kit::{Snowflake, rfc3339::parse_rfc3339};
+    /// use snowflake_kit::Snowflake;
+    /// use snowflake_kit::rfc3339::parse_rfc3339;
     ///
     /// // "Since 2000, up to the start of 2023": the first end is before the epoch.
     /// let ids = Snowflake::issued_in(parse_rfc3339("2000-01-01T00:00:00Z")?..parse_rfc3339("2023-01-01T00:00:00Z")?);

@@ -1,11 +1,11 @@
 use core::fmt;
 
-use crate::{
-    DATACENTER_BITS, Field, MACHINE_BITS, MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS,
-    TWITTER_EPOCH_RFC3339,
-    layout::{MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
-    rfc3339::Rfc3339Error,
+use crate::Field;
+use crate::layout::{
+    DATACENTER_BITS, MACHINE_BITS, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS,
+    MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339,
 };
+use crate::rfc3339::Rfc3339Error;
 
 /// A field's value outside its range: which field, and the value given. The error of
 /// [`compose`](crate::compose), [`Identity::new`](crate::Identity::new) and
@@ -92,8 +92,8 @@ impl core::error::Error for FieldRangeError {}
 /// [`ParseFieldError::Number`].
 ///
 /// ```
-/// use snowflake_kit::input::NumberError;
-/// use snowflake_kit::{Field, input::ParseFieldError};
+/// use snowflake_kit::Field;
+/// use snowflake_kit::input::{NumberError, ParseFieldError};
 ///
 /// let Err(ParseFieldError::Number { error, .. }) = Field::Sequence.parse("-3") else {
 ///     panic!("a negative number is not digits");

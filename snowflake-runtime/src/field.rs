@@ -3,13 +3,14 @@
 
 use core::fmt;
 
+use crate::FieldRangeError;
 use crate::error::NumberError;
-use crate::{
-    FieldRangeError, MAX_TIMESTAMP_RFC3339, TWITTER_EPOCH_RFC3339,
-    input::ParseFieldError,
-    layout::{MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
-    rfc3339::parse_rfc3339,
+use crate::input::ParseFieldError;
+use crate::layout::{
+    MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339,
+    TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339,
 };
+use crate::rfc3339::parse_rfc3339;
 
 /// One of the four fields of an ID, to check a value on its own: a form or a command line
 /// that reports every bad field, where [`compose`](crate::compose) stops at the first.
@@ -123,8 +124,8 @@ impl Field {
     /// command's flags and the server's fields all read their text here.
     ///
     /// ```
-    /// use snowflake_kit::input::NumberError;
-    /// use snowflake_kit::{FieldRangeError, Field, input::ParseFieldError};
+    /// use snowflake_kit::input::{NumberError, ParseFieldError};
+    /// use snowflake_kit::{Field, FieldRangeError};
     ///
     /// assert_eq!(Field::Datacenter.parse("31"), Ok(31));
     /// assert_eq!(Field::Timestamp.parse("2022-06-28T16:07:40.105Z"), Ok(1_656_432_460_105));
@@ -160,7 +161,8 @@ impl Field {
     /// Its smallest value.
     ///
     /// ```
-    /// use snowflake_kit::{Field, layout::TWITTER_EPOCH_MS};
+    /// use snowflake_kit::Field;
+    /// use snowflake_kit::layout::TWITTER_EPOCH_MS;
     ///
     /// assert_eq!(Field::Timestamp.min(), TWITTER_EPOCH_MS);
     /// assert_eq!(Field::Sequence.min(), 0);

@@ -10,11 +10,11 @@ use std::time::Instant;
 use loom::sync::atomic::{AtomicU64, Ordering};
 
 use crate::fence::Fence;
-use crate::{
-    Clock, GenerateError, Identity, MAX_TIMESTAMP_DELTA, SEQUENCE_BITS, Snowflake, SystemClock,
-    TIMESTAMP_SHIFT,
-    layout::{MAX_SEQUENCE, MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
+use crate::layout::{
+    MAX_SEQUENCE, MAX_TIMESTAMP_DELTA, MAX_TIMESTAMP_MS, SEQUENCE_BITS, TIMESTAMP_SHIFT,
+    TWITTER_EPOCH_MS,
 };
+use crate::{Clock, GenerateError, Identity, Snowflake, SystemClock};
 
 /// Issues unique, increasing IDs for one datacenter and machine, up to 4,096 a millisecond.
 ///

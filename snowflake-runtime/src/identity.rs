@@ -2,7 +2,8 @@
 
 use core::fmt;
 
-use crate::{Field, FieldRangeError, MACHINE_BITS};
+use crate::layout::MACHINE_BITS;
+use crate::{Field, FieldRangeError};
 
 /// Machines per datacenter.
 const MACHINES: u16 = 1 << MACHINE_BITS;
@@ -110,7 +111,7 @@ impl Identity {
     /// segments. For the generator, which only `std` builds.
     #[cfg(feature = "std")]
     pub(crate) const fn bits(self) -> u64 {
-        use crate::{DATACENTER_SHIFT, MACHINE_SHIFT};
+        use crate::layout::{DATACENTER_SHIFT, MACHINE_SHIFT};
         ((self.datacenter as u64) << DATACENTER_SHIFT) | ((self.machine as u64) << MACHINE_SHIFT)
     }
 }

@@ -5,7 +5,9 @@
 //! and the error with the text quoted ([`WithInput`], from
 //! [`ParseFieldError::with_input`]).
 //!
-//! An application that only composes, decodes and generates IDs does not need this module.
+//! An application that only composes, decodes and generates IDs does not need this module;
+//! one that reads a field from text meets [`ParseFieldError`], the error of
+//! [`Field::parse`](crate::Field::parse).
 //!
 //! ```
 //! use snowflake_kit::Field;

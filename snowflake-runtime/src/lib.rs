@@ -17,8 +17,9 @@
 //! ```
 //!
 //! The bit layout is drawn on [`Snowflake`](Snowflake#the-bit-layout); the module
-//! [`layout`] has it field by field, and the segments as data: nothing else in this
-//! workspace retypes these numbers.
+//! [`layout`] has it field by field (the epoch, each field's width, position and largest
+//! value), and the segments as data: nothing else in this workspace retypes these numbers.
+//! Dates are read and written by [`rfc3339`], the one RFC 3339 reader and writer.
 //!
 //! # Features
 //!
@@ -33,12 +34,11 @@
 //!
 //! # For identity stores and front ends
 //!
-//! Two modules are for the crates around an application rather than for the application
-//! itself: [`fence`], how the holder of a leased identity fences its generator
-//! (`snowflake-lease`), and [`input`], the parts of [`Field::parse`]'s answers that front
-//! ends show (`snowflake!`, the `snowflake` command, `snowflake-server`). Items hidden
-//! from these docs (`__private`) are internal to the workspace and may change in any
-//! release.
+//! Two modules are mostly for the crates around an application: [`fence`], how the holder
+//! of a leased identity fences its generator (`snowflake-lease`), and [`input`], the error
+//! of [`Field::parse`] and the parts of it that front ends show (`snowflake!`, the
+//! `snowflake` command, `snowflake-server`). Items hidden from these docs (`__private`) are
+//! internal to the workspace and may change in any release.
 #![no_std]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -83,13 +83,6 @@ pub use crate::field::Field;
 #[cfg(feature = "std")]
 pub use crate::generator::Generator;
 pub use crate::identity::Identity;
-// The layout's widths and positions, for the crate's own arithmetic.
-#[allow(unused_imports, reason = "each used under some features")]
-pub(crate) use crate::layout::{
-    DATACENTER_BITS, DATACENTER_SHIFT, MACHINE_BITS, MACHINE_SHIFT, MAX_TIMESTAMP_DELTA,
-    MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS, SEQUENCE_SHIFT, Segment, SegmentValue, TIMESTAMP_BITS,
-    TIMESTAMP_SHIFT, TWITTER_EPOCH_RFC3339,
-};
 #[cfg(feature = "serde")]
 pub use crate::serde_impl::as_string;
 pub use crate::snowflake::{Parts, Snowflake, compose};

@@ -4,10 +4,11 @@
 
 use core::fmt;
 
-use crate::{
-    DATACENTER_BITS, DATACENTER_SHIFT, Field, MACHINE_BITS, MACHINE_SHIFT, SEQUENCE_BITS,
-    SEQUENCE_SHIFT, Snowflake, TIMESTAMP_BITS, TIMESTAMP_SHIFT,
+use crate::layout::{
+    DATACENTER_BITS, DATACENTER_SHIFT, MACHINE_BITS, MACHINE_SHIFT, SEQUENCE_BITS, SEQUENCE_SHIFT,
+    TIMESTAMP_BITS, TIMESTAMP_SHIFT,
 };
+use crate::{Field, Snowflake};
 
 /// One of the five segments of an ID, from the most significant bit down: see
 /// [the bit layout](Snowflake#the-bit-layout).

@@ -1,12 +1,12 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::{
-    DATACENTER_SHIFT, Field, FieldRangeError, IdRangeError, MACHINE_SHIFT, ParseSnowflakeError,
-    SEQUENCE_SHIFT, Segment, TIMESTAMP_SHIFT,
-    layout::{MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, TWITTER_EPOCH_MS},
-    rfc3339::Rfc3339,
+use crate::layout::{
+    DATACENTER_SHIFT, MACHINE_SHIFT, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, SEQUENCE_SHIFT,
+    Segment, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS,
 };
+use crate::rfc3339::Rfc3339;
+use crate::{Field, FieldRangeError, IdRangeError, ParseSnowflakeError};
 
 // The fields' masks, as the `u64` an ID is.
 const DATACENTER_MASK: u64 = MAX_DATACENTER as u64;
@@ -53,7 +53,7 @@ const SEQUENCE_MASK: u64 = MAX_SEQUENCE as u64;
 ///   that issued the ID;
 /// - the sequence tells apart the IDs of one identity in one millisecond.
 ///
-/// The layout's constants ([`TIMESTAMP_BITS`](crate::TIMESTAMP_BITS), [`TWITTER_EPOCH_MS`](crate::layout::TWITTER_EPOCH_MS)
+/// The layout's constants ([`TIMESTAMP_BITS`](crate::layout::TIMESTAMP_BITS), [`TWITTER_EPOCH_MS`](crate::layout::TWITTER_EPOCH_MS)
 /// and the rest) are this drawing as numbers, and [`Segment`] as data.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(transparent)]
@@ -137,7 +137,8 @@ impl Snowflake {
     /// sequence 0.
     ///
     /// ```
-    /// use snowflake_kit::{Snowflake, layout::TWITTER_EPOCH_MS};
+    /// use snowflake_kit::Snowflake;
+    /// use snowflake_kit::layout::TWITTER_EPOCH_MS;
     ///
     /// assert_eq!(Snowflake::MIN.as_u64(), 0);
     /// assert_eq!(Snowflake::MIN.timestamp_ms(), TWITTER_EPOCH_MS);

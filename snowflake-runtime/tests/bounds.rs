@@ -3,10 +3,8 @@
 //! format.
 
 use proptest::prelude::*;
-use snowflake_runtime::{
-    FieldRangeError, Snowflake, compose,
-    layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
-};
+use snowflake_runtime::layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS};
+use snowflake_runtime::{FieldRangeError, Snowflake, compose};
 use snowflake_test_support::T;
 
 #[test]

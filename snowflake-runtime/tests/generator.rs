@@ -8,9 +8,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use snowflake_runtime::__private::check_wait;
 use snowflake_runtime::fence::Fence;
+use snowflake_runtime::layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS};
 use snowflake_runtime::{
     Clock, FieldRangeError, GenerateError, Generator, Identity, Snowflake, SystemClock,
-    layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
 };
 use snowflake_test_support::T;
 use snowflake_test_support::clock::{ManualClock, ScriptClock};

@@ -1,11 +1,9 @@
 //! The RFC 3339 reader and writer: edge tables, and the `time` crate as the oracle.
 
 use proptest::prelude::*;
-use snowflake_runtime::{
-    Snowflake,
-    layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
-    rfc3339::{DateField, Rfc3339, Rfc3339Error, parse_rfc3339},
-};
+use snowflake_runtime::Snowflake;
+use snowflake_runtime::layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS};
+use snowflake_runtime::rfc3339::{DateField, Rfc3339, Rfc3339Error, parse_rfc3339};
 use time::format_description::well_known::Rfc3339 as TimeRfc3339;
 use time::{OffsetDateTime, UtcOffset};
 

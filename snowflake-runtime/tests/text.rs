@@ -3,14 +3,10 @@
 
 use proptest::prelude::*;
 use snowflake_runtime::__private::parse_decimal;
-use snowflake_runtime::input::NumberError;
-use snowflake_runtime::layout::Segment;
-use snowflake_runtime::{
-    Field, FieldRangeError, Identity, Snowflake,
-    input::ParseFieldError,
-    layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
-    rfc3339::Rfc3339Error,
-};
+use snowflake_runtime::input::{NumberError, ParseFieldError};
+use snowflake_runtime::layout::{MAX_TIMESTAMP_MS, Segment, TWITTER_EPOCH_MS};
+use snowflake_runtime::rfc3339::Rfc3339Error;
+use snowflake_runtime::{Field, FieldRangeError, Identity, Snowflake};
 
 fn number(field: Field, error: NumberError) -> ParseFieldError {
     ParseFieldError::Number { field, error }

@@ -9,12 +9,10 @@ mod support;
 use std::sync::Arc;
 use std::time::SystemTime;
 
+use snowflake_kit::layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS};
+use snowflake_kit::rfc3339::{Rfc3339Error, parse_rfc3339};
 use snowflake_kit::sql::{POSTGRES_FUNCTIONS, postgres_functions};
-use snowflake_kit::{
-    FieldRangeError, Snowflake, compose,
-    layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
-    rfc3339::{Rfc3339Error, parse_rfc3339},
-};
+use snowflake_kit::{FieldRangeError, Snowflake, compose};
 use support::edges;
 use support::pg::{self, Pg};
 use tokio_postgres::error::SqlState;

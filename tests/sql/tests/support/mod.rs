@@ -4,10 +4,8 @@
 
 pub(crate) mod pg;
 
-use snowflake_kit::{
-    Generator, Identity, Snowflake, compose,
-    layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS},
-};
+use snowflake_kit::layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS};
+use snowflake_kit::{Generator, Identity, Snowflake, compose};
 use snowflake_test_support::T;
 use snowflake_test_support::clock::ScriptClock;
 
