@@ -201,18 +201,20 @@ mod tests {
         (clock, issuer)
     }
 
+    /// A task that moves `clock` to `T + 1` after 300 ms of tokio's time.
+    fn move_on_later(clock: Arc<ManualClock>) -> tokio::task::JoinHandle<()> {
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            clock.set(T + 1);
+        })
+    }
+
     /// On a single thread, the task that moves the clock runs only if the wait gives the
     /// thread back: a wait on the thread would end in `ClockStalled`.
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn the_wait_for_the_clock_leaves_the_thread_to_other_tasks() {
         let (clock, issuer) = used_up().await;
-        let mover = {
-            let clock = Arc::clone(&clock);
-            tokio::spawn(async move {
-                tokio::time::sleep(Duration::from_millis(300)).await;
-                clock.set(T + 1);
-            })
-        };
+        let mover = move_on_later(clock);
         let id = issuer
             .next_id(&Queue::default())
             .await
@@ -226,10 +228,7 @@ mod tests {
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn a_batch_waits_for_the_next_millisecond_too() {
         let (clock, issuer) = used_up().await;
-        let mover = tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(300)).await;
-            clock.set(T + 1);
-        });
+        let mover = move_on_later(clock);
         let mut ids = vec![Snowflake::MAX; 3];
         issuer
             .fill(&Queue::default(), &mut ids)

@@ -7,7 +7,7 @@ mod support;
 
 use std::sync::Arc;
 
-use support::{App, count_distinct};
+use support::{App, eight_clients};
 
 const REFERENCE_BINARY: &str =
     "0 00000000000000000000000000000001111101000 00001 00001 000000000000";
@@ -189,25 +189,9 @@ fn ids_are_distinct_increasing_strings() {
 #[test]
 fn many_concurrent_clients_never_see_a_duplicate() {
     let app = Arc::new(App::unleased(1, 1));
-    let threads: Vec<_> = (0..8)
-        .map(|n| {
-            let app = Arc::clone(&app);
-            std::thread::spawn(move || {
-                let mut ids = Vec::new();
-                for i in 0..100 {
-                    let path = if (i + n) % 10 == 0 {
-                        "/v1/ids?count=100"
-                    } else {
-                        "/v1/id"
-                    };
-                    ids.extend(app.fetch_ids(path));
-                }
-                ids
-            })
-        })
-        .collect();
-    // Each thread: ten batches of 100 and 90 single IDs, every one answered.
-    assert_eq!(count_distinct(threads), 8 * (10 * 100 + 90));
+    let ids = eight_clients(move |path| app.fetch_ids(path));
+    // Each client: ten batches of 100 and 90 single IDs, every one answered.
+    assert_eq!(ids, 8 * (10 * 100 + 90));
 }
 
 #[test]

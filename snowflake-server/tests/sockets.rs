@@ -6,7 +6,7 @@
 
 mod support;
 
-use support::{Server, count_distinct, fetch_ids};
+use support::{Server, eight_clients, fetch_ids};
 
 /// The router's 400s cross hyper as the router made them, each on a connection kept alive
 /// for the next: hyper's own answers replace only what it refused itself.
@@ -33,25 +33,10 @@ fn the_routers_own_errors_cross_hyper_as_they_were_made() {
 #[test]
 fn many_clients_on_connections_of_their_own_never_see_a_duplicate() {
     let server = Server::unleased(1, 1);
-    let threads: Vec<_> = (0..8)
-        .map(|n| {
-            let addr = server.addr.clone();
-            std::thread::spawn(move || {
-                let mut ids = Vec::new();
-                for i in 0..100 {
-                    let path = if (i + n) % 10 == 0 {
-                        "/v1/ids?count=100"
-                    } else {
-                        "/v1/id"
-                    };
-                    ids.extend(fetch_ids(&addr, path));
-                }
-                ids
-            })
-        })
-        .collect();
-    // Each thread: ten batches of 100 and 90 single IDs, every one answered.
-    assert_eq!(count_distinct(threads), 8 * (10 * 100 + 90));
+    let addr = server.addr.clone();
+    let ids = eight_clients(move |path| fetch_ids(&addr, path));
+    // Each client: ten batches of 100 and 90 single IDs, every one answered.
+    assert_eq!(ids, 8 * (10 * 100 + 90));
 }
 
 /// Sends `raw` as it is, and reads the answer until the server closes.

@@ -225,6 +225,30 @@ pub(crate) fn count_distinct(threads: Vec<std::thread::JoinHandle<Vec<String>>>)
     count
 }
 
+/// Eight clients at once, each asking 100 times through `fetch` (ten batches of
+/// `/v1/ids?count=100` and 90 single IDs, interleaved): every ID they got, checked to be
+/// all different; their count.
+pub(crate) fn eight_clients(fetch: impl Fn(&str) -> Vec<String> + Clone + Send + 'static) -> usize {
+    let threads = (0..8)
+        .map(|n| {
+            let fetch = fetch.clone();
+            std::thread::spawn(move || {
+                let mut ids = Vec::new();
+                for i in 0..100 {
+                    let path = if (i + n) % 10 == 0 {
+                        "/v1/ids?count=100"
+                    } else {
+                        "/v1/id"
+                    };
+                    ids.extend(fetch(path));
+                }
+                ids
+            })
+        })
+        .collect();
+    count_distinct(threads)
+}
+
 /// `GET path` on a fresh connection.
 pub(crate) fn get(addr: &str, path: &str) -> Response {
     request(addr, "GET", path, None)
