@@ -4,7 +4,7 @@
 # certificates, iproute2 for the partition test's network namespace, Chromium and chromedriver
 # for the page's browser tests, wasm-opt (binaryen) for the static site's module, Node's npm
 # for axe-core and Lighthouse, their audits, strace
-# for the command's write sizes, Node to run the runtime built for WebAssembly, PostgreSQL for the database tests and libpq for diesel's
+# for the command's write sizes, libfaketime to move the wall clock under a running process, Node to run the runtime built for WebAssembly, PostgreSQL for the database tests and libpq for diesel's
 # PostgreSQL connection, podman and runc for the container image, systemd-analyze for the
 # unit, schemathesis and kubernetes-validate from PyPI for the HTTP contract and the
 # Kubernetes manifests), then runs every test of the workspace. The tests that need one of those are `#[ignore = "needs etcd: ..."]`
@@ -27,6 +27,8 @@ command -v node >/dev/null 2>&1 || missing+=(nodejs)
 # wasm-opt for the static site's module (scripts/site.sh), which it brings under its budget.
 command -v wasm-opt >/dev/null 2>&1 || missing+=(binaryen)
 command -v strace >/dev/null 2>&1 || missing+=(strace)
+# libfaketime, to move the wall clock under a running process (the runtime's wall_clock test).
+ls /usr/lib/*/faketime/libfaketime.so.1 >/dev/null 2>&1 || missing+=(faketime)
 # Certificates for the TLS cluster tests, and the network namespace of the partition test.
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 command -v ip >/dev/null 2>&1 || missing+=(iproute2)

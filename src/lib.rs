@@ -50,8 +50,8 @@
 //! [`rfc3339`], the one RFC 3339 reader and writer; [`input`], the parts of
 //! [`Field::parse`]'s answers that a front end reading text typed by a person shows;
 //! [`sql`], the format as SQL functions; `as_string` (feature `serde`), IDs as JSON
-//! strings; and [`fence`], how the holder of a leased identity fences its generator
-//! (`snowflake-lease`).
+//! strings; and [`fence`], the generator that the holder of a leased identity runs, with a
+//! ceiling, a floor and a halt (`snowflake-lease`): a plain [`Generator`] has none of them.
 //! Items hidden from these docs are internal to the workspace and may change in any release.
 //!
 //! # The format

@@ -62,3 +62,51 @@ fn fixtures_compare_sort_and_collect_as_ids() {
     assert_eq!(format!("{NEW}"), "1541815603606036480");
     assert_eq!(format!("{NEW:>20}"), " 1541815603606036480");
 }
+
+/// A baked value changed after the macro made it is checked where it becomes a `Snowflake`:
+/// an `id` past `i64::MAX` never comes out as a `Snowflake` with its sign bit set.
+#[test]
+#[should_panic(expected = "a baked ID was changed after `snowflake!` made it: its `id` is no ID")]
+fn a_baked_id_set_past_i64_max_is_refused_where_it_becomes_a_snowflake() {
+    let mut baked = snowflake!(ts = 1288834975657, dc = 1, machine = 1);
+    baked.id = u64::MAX;
+    let id = baked.snowflake();
+    // Never reached: the line above panics, in release builds too.
+    assert!(id.as_i64() >= 0, "a negative BIGINT: {id:?}");
+}
+
+#[test]
+#[should_panic(
+    expected = "a baked ID was changed after `snowflake!` made it: its `binary` is not its `id`'s"
+)]
+fn a_baked_id_whose_binary_disagrees_is_refused() {
+    let mut baked = snowflake!(ts = 1288834975657, dc = 1, machine = 1);
+    baked.id += 1;
+    let _ = baked.snowflake();
+}
+
+#[test]
+fn every_path_to_a_snowflake_checks_a_changed_baked_id() {
+    let changed = || {
+        let mut baked = snowflake!(ts = 1288834975657, dc = 1, machine = 1);
+        baked.binary = "0 00000000000000000000000000000001111101000 00001 00001 000000000001";
+        baked
+    };
+    let refused = |f: fn(BakedSnowflake)| std::panic::catch_unwind(move || f(changed())).is_err();
+    assert!(refused(|b| {
+        b.snowflake();
+    }));
+    assert!(refused(|b| {
+        b.parts();
+    }));
+    assert!(refused(|b| {
+        let _ = Snowflake::from(b);
+    }));
+    assert!(refused(|b| {
+        b.to_string();
+    }));
+    // The untouched value passes every one.
+    let baked = snowflake!(ts = 1288834975657, dc = 1, machine = 1);
+    assert_eq!(Snowflake::from(baked).as_u64(), 4_194_439_168);
+    assert_eq!(baked.parts().machine, 1);
+}

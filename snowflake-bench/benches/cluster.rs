@@ -22,7 +22,7 @@ use snowflake_lease::{EtcdConfig, EtcdStore, Identity, LeaseOptions, LeasedGener
 use snowflake_test_support::Etcd;
 
 fn options(index: u16) -> LeaseOptions {
-    LeaseOptions::default().exact(Identity::from_index(index))
+    LeaseOptions::default().exact(Identity::try_from_index(index).expect("an index below 1,024"))
 }
 
 /// Connects, claims, releases: how long until it could issue.

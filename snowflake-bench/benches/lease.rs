@@ -70,7 +70,8 @@ const BURSTS: usize = 301;
 
 /// An exact identity, `index` of the 1,024.
 fn options(ttl: Duration, index: u16) -> LeaseOptions {
-    let mut options = LeaseOptions::default().exact(Identity::from_index(index));
+    let mut options = LeaseOptions::default()
+        .exact(Identity::try_from_index(index).expect("an index below 1,024"));
     options.ttl = ttl;
     options.window = Duration::from_secs(1);
     options.claim_wait = ttl * 3;
@@ -368,7 +369,11 @@ fn auto_in_a_fleet(runtime: &tokio::runtime::Runtime, endpoint: &str) {
         let store = EtcdStore::connect(endpoint, &options).await.expect("etcd");
         let lease = store.grant(Duration::from_mins(10)).await.expect("a lease");
         for index in (0..Identity::COUNT).filter(|index| !free.contains(index)) {
-            let claim = store.claim(Identity::from_index(index), lease, "fleet");
+            let claim = store.claim(
+                Identity::try_from_index(index).expect("an index below 1,024"),
+                lease,
+                "fleet",
+            );
             assert!(matches!(claim.await, Ok(Claim::Won { .. })));
         }
         (store, lease)

@@ -163,7 +163,7 @@ impl Contender for snowflake_kit::Generator {
     }
 
     fn unix_ms(&self, id: u64) -> u64 {
-        snowflake_kit::Snowflake::from_u64(id).map_or(0, snowflake_kit::Snowflake::timestamp_ms)
+        snowflake_kit::Snowflake::try_from_u64(id).map_or(0, snowflake_kit::Snowflake::timestamp_ms)
     }
 }
 

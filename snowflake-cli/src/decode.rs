@@ -265,7 +265,7 @@ impl fmt::Display for Problem<'_> {
             ),
             Problem::NotUtf8(text, valid) => write!(
                 f,
-                "{}: invalid UTF-8 at byte {valid}: a snowflake id is decimal digits only",
+                "{}: invalid UTF-8 at byte {valid}: an ID is decimal digits only",
                 quote(text)
             ),
             Problem::Refused(text, e) => write!(f, "{}: {e}", quote(text)),
@@ -377,7 +377,7 @@ mod tests {
         assert_eq!(
             errors,
             "error: line 4: invalid ID \"x\": invalid character `x` at byte 0: \
-             a snowflake id is decimal digits only\n"
+             an ID is decimal digits only\n"
         );
         assert_eq!(bad, 1);
         assert_eq!(decode(Trickle(input)), (whole, errors, bad));

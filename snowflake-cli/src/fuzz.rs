@@ -55,7 +55,10 @@ fn expected(number: usize, line: &[u8]) -> Option<Result<Snowflake, usize>> {
     let id = (line.len() <= MAX_LINE && digits && significant <= 19)
         .then(|| {
             let digits = std::str::from_utf8(text).expect("ASCII digits");
-            digits.parse::<u64>().ok().and_then(Snowflake::from_u64)
+            digits
+                .parse::<u64>()
+                .ok()
+                .and_then(|n| Snowflake::try_from_u64(n).ok())
         })
         .flatten();
     Some(id.ok_or(number))

@@ -148,7 +148,7 @@ fn through_sh(script: &str, args: &[&str]) -> Command {
 const BAD_DECODE: [&str; 4] = ["decode", "4194439168", "x", "1541815603606036480"];
 
 const BAD_DECODE_MESSAGE: &str = "error: argument 2: invalid ID \"x\": invalid character `x` at \
-                                  byte 0: a snowflake id is decimal digits only\n";
+                                  byte 0: an ID is decimal digits only\n";
 
 /// `compose --dc 32`: its message and status 2, whatever stdout is.
 const BAD_COMPOSE: [&str; 5] = ["compose", "--dc", "32", "--machine", "1"];

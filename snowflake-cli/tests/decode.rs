@@ -162,22 +162,22 @@ const DECODE_ERRORS: &[Case] = &[
     (
         &["decode", "12a"],
         "",
-        "error: argument 1: invalid ID \"12a\": invalid character `a` at byte 2: a snowflake id is decimal digits only",
+        "error: argument 1: invalid ID \"12a\": invalid character `a` at byte 2: an ID is decimal digits only",
     ),
     (
         &["decode", "9223372036854775808"],
         "",
-        "error: argument 1: invalid ID \"9223372036854775808\": number too large: a snowflake id is at most 9223372036854775807",
+        "error: argument 1: invalid ID \"9223372036854775808\": number too large: an ID is at most 9223372036854775807",
     ),
     (
         &["decode", "18446744073709551616"],
         "",
-        "error: argument 1: invalid ID \"18446744073709551616\": number too large: a snowflake id is at most 9223372036854775807",
+        "error: argument 1: invalid ID \"18446744073709551616\": number too large: an ID is at most 9223372036854775807",
     ),
     (
         &["decode"],
         "x1\n",
-        "error: line 1: invalid ID \"x1\": invalid character `x` at byte 0: a snowflake id is decimal digits only",
+        "error: line 1: invalid ID \"x1\": invalid character `x` at byte 0: an ID is decimal digits only",
     ),
 ];
 
@@ -196,15 +196,15 @@ fn bad_line_after_good_ones_is_reported_and_decoding_goes_on() {
         &out,
         2,
         &format!("{SEED_JSON}{TWEET_JSON}"),
-        "error: line 2: invalid ID \"nope\": invalid character `n` at byte 0: a snowflake id is decimal digits only\n",
+        "error: line 2: invalid ID \"nope\": invalid character `n` at byte 0: an ID is decimal digits only\n",
     );
 }
 
 #[test]
 fn decode_reports_every_bad_line_and_argument() {
     let lines = "x\n4194439168\n\n12a\n1541815603606036480\n";
-    let errors = "error: line 1: invalid ID \"x\": invalid character `x` at byte 0: a snowflake id is decimal digits only\n\
-         error: line 4: invalid ID \"12a\": invalid character `a` at byte 2: a snowflake id is decimal digits only\n";
+    let errors = "error: line 1: invalid ID \"x\": invalid character `x` at byte 0: an ID is decimal digits only\n\
+         error: line 4: invalid ID \"12a\": invalid character `a` at byte 2: an ID is decimal digits only\n";
     let out = snowflake(&["decode"], lines);
     assert_output(&out, 2, &format!("{SEED_ROW}{TWEET_ROW}"), errors);
     let out = snowflake(&["decode", "--layout", "card"], lines);
@@ -219,9 +219,9 @@ fn decode_reports_every_bad_line_and_argument() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), SEED_JSON);
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "error: argument 1: invalid ID \"1x\": invalid character `x` at byte 1: a snowflake id is decimal digits only\n\
-         error: argument 3: invalid ID \"\": empty text: a snowflake id is decimal digits\n\
-         error: argument 4: invalid ID \"-\": invalid character `-` at byte 0: a snowflake id is decimal digits only\n"
+        "error: argument 1: invalid ID \"1x\": invalid character `x` at byte 1: an ID is decimal digits only\n\
+         error: argument 3: invalid ID \"\": empty text: an ID is decimal digits\n\
+         error: argument 4: invalid ID \"-\": invalid character `-` at byte 0: an ID is decimal digits only\n"
     );
 }
 
@@ -245,7 +245,7 @@ fn invalid_utf8_on_stdin_is_a_bad_line() {
         &out,
         2,
         &format!("{SEED_JSON}{TWEET_JSON}"),
-        "error: line 2: invalid ID \"12\\xff3\": invalid UTF-8 at byte 2: a snowflake id is decimal digits only\n",
+        "error: line 2: invalid ID \"12\\xff3\": invalid UTF-8 at byte 2: an ID is decimal digits only\n",
     );
 }
 
@@ -316,7 +316,7 @@ fn decode_reports_a_bad_line_before_the_next_arrives() {
     }
     assert_eq!(
         message.expect("a message while stdin is open"),
-        "error: line 2: invalid ID \"nope\": invalid character `n` at byte 0: a snowflake id is decimal digits only\n"
+        "error: line 2: invalid ID \"nope\": invalid character `n` at byte 0: an ID is decimal digits only\n"
     );
     drop(stdin);
     reader.join().expect("reader ends");
@@ -563,7 +563,7 @@ fn a_bad_id_still_counts_when_the_reader_leaves_early() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "error: line 1: invalid ID \"x\": invalid character `x` at byte 0: a snowflake id is decimal digits only\n"
+        "error: line 1: invalid ID \"x\": invalid character `x` at byte 0: an ID is decimal digits only\n"
     );
 }
 
@@ -583,7 +583,7 @@ fn an_argument_that_is_not_utf8_is_a_bad_argument() {
         &out,
         2,
         &format!("{SEED_ROW}{TWEET_ROW}"),
-        "error: argument 2: invalid ID \"12\\xff\": invalid UTF-8 at byte 2: a snowflake id is decimal digits only\n",
+        "error: argument 2: invalid ID \"12\\xff\": invalid UTF-8 at byte 2: an ID is decimal digits only\n",
     );
 }
 

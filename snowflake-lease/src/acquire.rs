@@ -140,7 +140,7 @@ async fn claim<S: Store, C: Clock>(
     let ttl = options.ttl;
     // Read once: every scan of this claim starts at the same place.
     let start = start_index(&host_name());
-    let all = || (0..Identity::COUNT).map(Identity::from_index);
+    let all = Identity::all;
     let deadline = Instant::now() + options.claim_wait;
     loop {
         let refused = match choice {

@@ -6,7 +6,6 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use snowflake_runtime::Clock;
-use snowflake_runtime::fence::Fence;
 use tokio::sync::watch;
 use tokio::time::{Instant, sleep};
 

@@ -1,13 +1,15 @@
-//! [`LeasedGenerator`]: a [`Generator`] that issues only while its identity is leased,
-//! and only up to the time it reserved. Acquiring is in `acquire.rs`, the background
-//! task in `holder.rs`.
+//! [`LeasedGenerator`]: a [`FencedGenerator`](snowflake_runtime::fence::FencedGenerator)
+//! that issues only while its identity is leased, and only up to the time it reserved.
+//! Acquiring is in `acquire.rs`, the background task in `holder.rs`.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use snowflake_runtime::fence::Fence;
-use snowflake_runtime::{Clock, GenerateError, Generator, Snowflake, SystemClock};
+#[cfg(doc)]
+use snowflake_runtime::Generator;
+use snowflake_runtime::fence::FencedGenerator;
+use snowflake_runtime::{Clock, GenerateError, Snowflake, SystemClock};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -169,7 +171,7 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
             "identity claimed"
         );
         let _ = started;
-        let generator = Generator::new(acquired.identity).with_clock(clock);
+        let generator = FencedGenerator::new(acquired.identity).with_clock(clock);
         // Nothing at or below the HWM, even if the clock steps back later.
         generator.raise_floor(acquired.floor_ms);
         let shared = Arc::new(Shared {
@@ -254,17 +256,6 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
                 self.shared.refusals.fetch_add(1, Ordering::Relaxed);
             }
         })
-    }
-
-    /// Whether a wait for the clock counts as a stalled clock, by the generator's rule:
-    /// for a caller with a timer queue of its own (the server's), through `__private`.
-    pub(crate) fn check_wait(
-        &self,
-        from_ms: u64,
-        until_ms: u64,
-        waited: Duration,
-    ) -> Result<(), GenerateError> {
-        snowflake_runtime::__private::check_wait(&self.shared.generator, from_ms, until_ms, waited)
     }
 
     /// The clock the IDs are stamped with.

@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use snowflake_runtime::{Clock, Generator};
+use snowflake_runtime::Clock;
+use snowflake_runtime::fence::FencedGenerator;
 
 use crate::error::LeaseError;
 use crate::store::Identity;
@@ -163,7 +164,7 @@ pub struct Status {
 
 /// Held by the generator's handle and its background task.
 pub(crate) struct Shared<C: Clock> {
-    pub(crate) generator: Generator<C>,
+    pub(crate) generator: FencedGenerator<C>,
     pub(crate) status: Mutex<Status>,
     pub(crate) lease_losses: AtomicU64,
     pub(crate) refusals: AtomicU64,

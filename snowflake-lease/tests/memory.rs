@@ -123,6 +123,54 @@ async fn a_clock_that_jumps_ahead_does_not_push_the_hwm() {
     assert!(generator.try_next_id().is_err());
 }
 
+/// What a forward step of the generator's clock does (the `SystemClock` follows the wall
+/// clock forward): within the second that reservations may run ahead of real time, the IDs
+/// follow it at once, without a refusal.
+#[tokio::test(start_paused = true)]
+async fn a_small_step_forward_is_followed() {
+    let store = shared_store();
+    let clock = TokioClock::new();
+    let generator = start(&store, exact(1, 1), &clock).await.unwrap();
+    let before = generator.try_next_id().unwrap();
+    clock.step(500);
+    sleep(Duration::from_secs(1)).await;
+    let after = generator.try_next_id().unwrap();
+    assert!(
+        after.timestamp_ms() >= before.timestamp_ms() + 1_500,
+        "{after:?}"
+    );
+    assert_eq!(generator.status().refusals, 0);
+    assert_eq!(generator.status().state, State::Holding);
+}
+
+/// A clock that stays ahead of real time by more than that: refused all along, the HWM
+/// held to real time, and after three TTLs the holder stops for good (never reclaiming,
+/// which would commit the jumped time) and frees the identity.
+#[tokio::test(start_paused = true)]
+async fn a_clock_that_stays_ahead_stops_the_holder_and_frees_the_identity() {
+    let store = shared_store();
+    let clock = TokioClock::new();
+    let generator = start(&store, exact(1, 1), &clock).await.unwrap();
+    clock.step(3_600_000);
+    sleep(Duration::from_secs(25)).await;
+    assert!(matches!(
+        generator.try_next_id(),
+        Err(GenerateError::AboveCeiling { .. })
+    ));
+    assert_eq!(generator.status().state, State::Holding);
+    sleep(Duration::from_secs(10)).await;
+    let status = generator.status();
+    assert!(
+        matches!(status.state, State::Stopped(Loss::ClockAhead { by_ms, .. }) if by_ms >= 3_598_000),
+        "{status:?}"
+    );
+    assert_eq!(generator.try_next_id(), Err(GenerateError::Halted));
+    // Real time went on 35 s: the HWM followed it (plus a second and a window), not the jump.
+    let hwm = store.hwm(identity()).unwrap();
+    assert!(hwm <= T + 35_000 + 1_000 + 2_000, "{hwm}");
+    assert!(store.owner(identity()).is_none(), "the identity is free");
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_keep_alive_with_ttl_zero_halts_then_reclaims_above_the_hwm() {
     let store = shared_store();
@@ -371,7 +419,11 @@ async fn auto_holders_get_different_identities_until_all_are_held() {
     let others = store.grant(Duration::from_secs(3600)).await.unwrap();
     for index in 8..Identity::COUNT {
         store
-            .claim(Identity::from_index(index), others, "others")
+            .claim(
+                Identity::try_from_index(index).expect("an index below 1,024"),
+                others,
+                "others",
+            )
             .await
             .unwrap();
     }
@@ -404,7 +456,11 @@ async fn auto_claims_what_one_read_shows_free_and_without_it_still_finds_it() {
     let free = [500, 501, 900];
     for index in (0..Identity::COUNT).filter(|index| !free.contains(index)) {
         inner
-            .claim(Identity::from_index(index), others, "others")
+            .claim(
+                Identity::try_from_index(index).expect("an index below 1,024"),
+                others,
+                "others",
+            )
             .await
             .unwrap();
     }
@@ -690,7 +746,11 @@ impl Fixture for Memory {
 
     async fn owners(&self) -> usize {
         (0..Identity::COUNT)
-            .filter(|&index| self.0.owner(Identity::from_index(index)).is_some())
+            .filter(|&index| {
+                self.0
+                    .owner(Identity::try_from_index(index).expect("an index below 1,024"))
+                    .is_some()
+            })
             .count()
     }
 

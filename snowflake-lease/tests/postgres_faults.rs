@@ -117,7 +117,7 @@ impl Record {
         let mut breaches = Vec::new();
         for (&pid, ids) in issued {
             for &id in ids {
-                let ms = Snowflake::from_u64(id).unwrap().timestamp_ms();
+                let ms = Snowflake::try_from_u64(id).unwrap().timestamp_ms();
                 if let Some(other) = owner.insert(ms, pid)
                     && other != pid
                 {

@@ -50,7 +50,7 @@ $$;
 CREATE OR REPLACE FUNCTION snowflake._checked(id bigint) RETURNS bigint
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN CASE WHEN id < 0
-    THEN snowflake._raise('22003', id::text || ' is out of range: a snowflake id is in 0..=9223372036854775807')
+    THEN snowflake._raise('22003', id::text || ' is out of range: an ID is in 0..=9223372036854775807')
     ELSE id END;
 
 -- Decoding.

@@ -2,7 +2,7 @@ use core::cmp::Ordering;
 use core::fmt;
 use core::hash::{Hash, Hasher};
 
-use crate::{Parts, Snowflake};
+use crate::snowflake::{Parts, Snowflake};
 
 /// An ID baked into the program by `snowflake!`: the number and its segmented binary text.
 /// For a [`Snowflake`] constant, end the call with [`.snowflake()`](BakedSnowflake::snowflake):
@@ -14,9 +14,9 @@ use crate::{Parts, Snowflake};
 /// assert_eq!(WELCOME.as_u64(), 4_194_439_168);
 /// ```
 ///
-/// Only the macro makes these, after checking every field, so `id` is always a
-/// valid ID and `binary` always its [segmented binary](Snowflake::segmented_binary).
-/// Both fields are plain constants:
+/// Only the macro makes these, after checking every field, so `id` is a valid ID and
+/// `binary` its [segmented binary](Snowflake::segmented_binary). Both fields are plain
+/// constants:
 ///
 /// ```
 /// use snowflake_kit::{snowflake, BakedSnowflake};
@@ -52,6 +52,21 @@ use crate::{Parts, Snowflake};
 /// assert!(seen.contains(&OLD.snowflake()));
 /// # Ok::<(), snowflake_kit::FieldRangeError>(())
 /// ```
+/// # Changed after the macro
+///
+/// The fields are public, so that a `const` can read them; a copy can be changed like any
+/// value. Where it becomes a [`Snowflake`] ([`snowflake`](BakedSnowflake::snowflake),
+/// [`parts`](BakedSnowflake::parts), `From`, `Display`) it is checked again: an `id` that
+/// is no ID, or a `binary` that is not its `id`'s, stops the build in a `const` and panics
+/// at run time, saying so. A panic, not a `Result`: such a value is a bug in the program
+/// that changed it, never input, and the `const` uses would have to unwrap a `Result`
+/// anyway.
+///
+/// ```should_panic
+/// let mut welcome = snowflake_kit::snowflake!(ts = 1288834975657, dc = 1, machine = 1);
+/// welcome.id = u64::MAX;
+/// let _ = welcome.snowflake(); // panics: the `id` is no ID
+/// ```
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub struct BakedSnowflake {
@@ -68,15 +83,37 @@ impl BakedSnowflake {
         BakedSnowflake { id, binary }
     }
 
-    /// The ID as a [`Snowflake`].
+    /// The ID as a [`Snowflake`], checked: see [above](BakedSnowflake#changed-after-the-macro).
     ///
     /// ```
     /// const ID: snowflake_kit::Snowflake =
     ///     snowflake_kit::snowflake!(ts = 1288834975657, dc = 1, machine = 1).snowflake();
     /// assert_eq!(ID.as_u64(), 4_194_439_168);
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// When `id` or `binary` was changed after `snowflake!` made the value, so that `id` is
+    /// no ID or `binary` not its segmented binary (in a `const`, the build fails).
     pub const fn snowflake(&self) -> Snowflake {
-        Snowflake::from_valid(self.id)
+        let Ok(id) = Snowflake::try_from_u64(self.id) else {
+            panic!(
+                "a baked ID was changed after `snowflake!` made it: its `id` is no ID (past i64::MAX)"
+            );
+        };
+        let bits = id.segmented_binary().to_bytes();
+        let given = self.binary.as_bytes();
+        let mut same = given.len() == bits.len();
+        let mut i = 0;
+        while same && i < bits.len() {
+            same = given[i] == bits[i];
+            i += 1;
+        }
+        assert!(
+            same,
+            "a baked ID was changed after `snowflake!` made it: its `binary` is not its `id`'s"
+        );
+        id
     }
 
     /// The ID's fields.
@@ -116,7 +153,8 @@ impl Eq for BakedSnowflake {}
 
 impl Hash for BakedSnowflake {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.snowflake().hash(state);
+        // As `Snowflake` hashes: its `u64`.
+        self.id.hash(state);
     }
 }
 
@@ -134,25 +172,25 @@ impl Ord for BakedSnowflake {
 
 impl PartialEq<Snowflake> for BakedSnowflake {
     fn eq(&self, other: &Snowflake) -> bool {
-        self.snowflake() == *other
+        self.id == other.as_u64()
     }
 }
 
 impl PartialEq<BakedSnowflake> for Snowflake {
     fn eq(&self, other: &BakedSnowflake) -> bool {
-        *self == other.snowflake()
+        self.as_u64() == other.id
     }
 }
 
 impl PartialOrd<Snowflake> for BakedSnowflake {
     fn partial_cmp(&self, other: &Snowflake) -> Option<Ordering> {
-        Some(self.snowflake().cmp(other))
+        Some(self.id.cmp(&other.as_u64()))
     }
 }
 
 impl PartialOrd<BakedSnowflake> for Snowflake {
     fn partial_cmp(&self, other: &BakedSnowflake) -> Option<Ordering> {
-        Some(self.cmp(&other.snowflake()))
+        Some(self.as_u64().cmp(&other.id))
     }
 }
 

@@ -3,10 +3,12 @@
 
 use core::ops::{Range, RangeInclusive};
 
-use crate::layout::{
+use crate::error::IdRangeError;
+use crate::field::FieldRangeError;
+use crate::format::{
     MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS,
 };
-use crate::{FieldRangeError, IdRangeError, Snowflake, compose};
+use crate::snowflake::{Snowflake, compose};
 
 impl Snowflake {
     /// The smallest ID of the millisecond `unix_ms`: datacenter, machine and sequence 0.
@@ -123,7 +125,7 @@ impl Snowflake {
     /// assert_eq!(Snowflake::try_from_i64(i64::MAX)?, Snowflake::MAX);
     /// let err = Snowflake::try_from_i64(-5).unwrap_err();
     /// assert_eq!(err.value(), -5);
-    /// assert_eq!(err.to_string(), "-5 is out of range: a snowflake id is in 0..=9223372036854775807");
+    /// assert_eq!(err.to_string(), "-5 is out of range: an ID is in 0..=9223372036854775807");
     /// # Ok::<(), snowflake_kit::IdRangeError>(())
     /// ```
     ///

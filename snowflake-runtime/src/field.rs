@@ -3,14 +3,10 @@
 
 use core::fmt;
 
-use crate::FieldRangeError;
-use crate::error::NumberError;
-use crate::input::ParseFieldError;
-use crate::layout::{
-    MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339,
-    TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339,
+use crate::format::{
+    DATACENTER_BITS, MACHINE_BITS, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, MAX_TIMESTAMP_MS,
+    MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339,
 };
-use crate::rfc3339::parse_rfc3339;
 
 /// One of the four fields of an ID, to check a value on its own: a form or a command line
 /// that reports every bad field, where [`compose`](crate::compose) stops at the first.
@@ -102,62 +98,6 @@ impl Field {
         Field::ALL.into_iter().find(|field| field.key() == key)
     }
 
-    /// What [`parse`](Field::parse) accepts, for messages: a [`Display`](fmt::Display) value.
-    ///
-    /// ```
-    /// use snowflake_kit::Field;
-    ///
-    /// assert_eq!(Field::Machine.expected().to_string(), "a whole number in 0..=31");
-    /// assert_eq!(
-    ///     Field::Timestamp.expected().to_string(),
-    ///     "Unix ms in 1288834974657..=3487858230208, or an RFC 3339 date from \
-    ///      2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z",
-    /// );
-    /// ```
-    pub const fn expected(self) -> Expected {
-        Expected(self)
-    }
-
-    /// The field's value from text typed by a person: decimal digits only (no sign, no
-    /// `0x`, no spaces), or for the timestamp also an RFC 3339 date ([`parse_rfc3339`]);
-    /// then checked against the field's range. `snowflake!`'s string `ts`, the
-    /// command's flags and the server's fields all read their text here.
-    ///
-    /// ```
-    /// use snowflake_kit::input::{NumberError, ParseFieldError};
-    /// use snowflake_kit::{Field, FieldRangeError};
-    ///
-    /// assert_eq!(Field::Datacenter.parse("31"), Ok(31));
-    /// assert_eq!(Field::Timestamp.parse("2022-06-28T16:07:40.105Z"), Ok(1_656_432_460_105));
-    /// assert_eq!(Field::Timestamp.parse("1656432460105"), Ok(1_656_432_460_105));
-    /// assert_eq!(
-    ///     Field::Sequence.parse("-1"),
-    ///     Err(ParseFieldError::Number { field: Field::Sequence, error: NumberError::Negative }),
-    /// );
-    /// let err = Field::Datacenter.parse("32").unwrap_err();
-    /// assert_eq!(err, ParseFieldError::OutOfRange(FieldRangeError::DatacenterOutOfRange(32)));
-    /// assert_eq!(err.to_string(), "datacenter 32 is out of range 0..=31 (5 bits)");
-    /// assert_eq!(
-    ///     Field::Machine.parse("0x1F").unwrap_err().with_input("0x1F").to_string(),
-    ///     "machine \"0x1F\" is not a whole number of decimal digits; expected a whole number in 0..=31",
-    /// );
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// A [`ParseFieldError`]: not a number (or date), or out of range.
-    pub fn parse(self, text: &str) -> Result<u64, ParseFieldError> {
-        let number = match parse_decimal(text) {
-            Ok(value) => value,
-            // Anything that does not look like a number may be a date.
-            Err(NumberError::NotDigits) if self == Field::Timestamp => {
-                parse_rfc3339(text).map_err(ParseFieldError::Date)?
-            }
-            Err(error) => return Err(ParseFieldError::Number { field: self, error }),
-        };
-        self.check(number).map_err(ParseFieldError::OutOfRange)
-    }
-
     /// Its smallest value.
     ///
     /// ```
@@ -217,53 +157,83 @@ impl Field {
     }
 }
 
-/// What a [`Field`] accepts, for messages; see [`Field::expected`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Expected(Field);
+/// A field's value outside its range: which field, and the value given. The error of
+/// [`compose`](crate::compose), [`Identity::new`](crate::Identity::new) and
+/// [`Field::check`](crate::Field::check); the message names the field, the value and the
+/// allowed range:
+///
+/// ```
+/// use snowflake_kit::{compose, FieldRangeError};
+///
+/// let err = compose(1_288_834_975_657, 32, 1, 0).unwrap_err();
+/// assert_eq!(err, FieldRangeError::DatacenterOutOfRange(32));
+/// assert_eq!(err.to_string(), "datacenter 32 is out of range 0..=31 (5 bits)");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FieldRangeError {
+    /// The timestamp (Unix ms) is before the Twitter epoch.
+    TimestampBeforeEpoch(u64),
+    /// The timestamp (Unix ms) is after 2080-07-10T17:30:30.208Z, the last one 41 bits hold.
+    TimestampAfterMax(u64),
+    /// The datacenter id is above 31.
+    DatacenterOutOfRange(u64),
+    /// The machine id is above 31.
+    MachineOutOfRange(u64),
+    /// The sequence number is above 4095.
+    SequenceOutOfRange(u64),
+}
 
-impl fmt::Display for Expected {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let field = self.0;
-        match field {
-            Field::Timestamp => write!(
-                f,
-                "Unix ms in {TWITTER_EPOCH_MS}..={MAX_TIMESTAMP_MS}, or an RFC 3339 date from \
-                 {TWITTER_EPOCH_RFC3339} to {MAX_TIMESTAMP_RFC3339}"
-            ),
-            _ => write!(f, "a whole number in {}..={}", field.min(), field.max()),
+impl FieldRangeError {
+    /// The field whose value was refused.
+    ///
+    /// ```
+    /// use snowflake_kit::{compose, Field};
+    ///
+    /// assert_eq!(compose(0, 1, 1, 0).unwrap_err().field(), Field::Timestamp);
+    /// assert_eq!(compose(1_288_834_975_657, 1, 99, 0).unwrap_err().field(), Field::Machine);
+    /// ```
+    pub const fn field(&self) -> Field {
+        match self {
+            FieldRangeError::TimestampBeforeEpoch(_) | FieldRangeError::TimestampAfterMax(_) => {
+                Field::Timestamp
+            }
+            FieldRangeError::DatacenterOutOfRange(_) => Field::Datacenter,
+            FieldRangeError::MachineOutOfRange(_) => Field::Machine,
+            FieldRangeError::SequenceOutOfRange(_) => Field::Sequence,
         }
     }
 }
 
-/// A whole number of decimal digits, as a person types it: no sign, no spaces, no `0x`,
-/// no `_`. For numbers that are not a field of an ID (a count, a number of seconds); a
-/// field's text is read by [`Field::parse`]. Not API: the front ends reach it through
-/// `__private` (its cases are in `tests/text.rs`).
-///
-/// # Errors
-///
-/// A [`NumberError`] that says what the text is instead.
-pub fn parse_decimal(text: &str) -> Result<u64, NumberError> {
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if digits(text) {
-        // Digits only: the one way this fails is a value past 64 bits.
-        return text.parse().map_err(|_| NumberError::TooLarge);
+impl fmt::Display for FieldRangeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (field, value, max, bits) = match *self {
+            FieldRangeError::TimestampBeforeEpoch(ms) => {
+                return write!(
+                    f,
+                    "timestamp {ms} ms is out of range {TWITTER_EPOCH_MS}..={MAX_TIMESTAMP_MS} ms: \
+                     it is before the Twitter epoch ({TWITTER_EPOCH_RFC3339})"
+                );
+            }
+            FieldRangeError::TimestampAfterMax(ms) => {
+                return write!(
+                    f,
+                    "timestamp {ms} ms is out of range {TWITTER_EPOCH_MS}..={MAX_TIMESTAMP_MS} ms: \
+                     it is after the last one 41 bits hold ({MAX_TIMESTAMP_RFC3339})"
+                );
+            }
+            FieldRangeError::DatacenterOutOfRange(v) => {
+                ("datacenter", v, u64::from(MAX_DATACENTER), DATACENTER_BITS)
+            }
+            FieldRangeError::MachineOutOfRange(v) => {
+                ("machine", v, u64::from(MAX_MACHINE), MACHINE_BITS)
+            }
+            FieldRangeError::SequenceOutOfRange(v) => {
+                ("sequence", v, u64::from(MAX_SEQUENCE), SEQUENCE_BITS)
+            }
+        };
+        write!(f, "{field} {value} is out of range 0..={max} ({bits} bits)")
     }
-    let (sign, unsigned) = match text.as_bytes().first() {
-        None => return Err(NumberError::Empty),
-        Some(b'-') => (Some(NumberError::Negative), &text[1..]),
-        Some(b'+') => (Some(NumberError::Plus), &text[1..]),
-        Some(_) => (None, text),
-    };
-    let (whole, fraction) = match unsigned.split_once('.') {
-        Some((whole, fraction)) => (whole, Some(fraction)),
-        None => (unsigned, None),
-    };
-    if !digits(whole) || !fraction.is_none_or(digits) {
-        return Err(NumberError::NotDigits);
-    }
-    Err(match (sign, fraction) {
-        (Some(sign), _) => sign,
-        (None, _) => NumberError::Fraction,
-    })
 }
+
+impl core::error::Error for FieldRangeError {}

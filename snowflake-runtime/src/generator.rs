@@ -1,20 +1,11 @@
 use core::fmt;
-#[cfg(not(loom))]
-use core::sync::atomic::{AtomicU64, Ordering};
 use core::time::Duration;
-use std::time::Instant;
 
-// Under `--cfg loom` the one atomic of the generator is loom's, whose model checker
-// then tries every interleaving of the threads in `tests/loom.rs`.
-#[cfg(loom)]
-use loom::sync::atomic::{AtomicU64, Ordering};
-
-use crate::fence::Fence;
-use crate::layout::{
-    MAX_SEQUENCE, MAX_TIMESTAMP_DELTA, MAX_TIMESTAMP_MS, SEQUENCE_BITS, TIMESTAMP_SHIFT,
-    TWITTER_EPOCH_MS,
-};
-use crate::{Clock, GenerateError, Identity, Snowflake, SystemClock};
+use crate::clock::{Clock, SystemClock};
+use crate::error::GenerateError;
+use crate::identity::Identity;
+use crate::sequencer::{Sequencer, Unbounded};
+use crate::snowflake::Snowflake;
 
 /// Issues unique, increasing IDs for one datacenter and machine, up to 4,096 a millisecond.
 ///
@@ -46,6 +37,10 @@ use crate::{Clock, GenerateError, Identity, Snowflake, SystemClock};
 /// per [`Identity`]: two generators with the same identity, in one process or
 /// in two, can issue the same ID (`snowflake-lease` hands identities out).
 ///
+/// It has nothing of a lease: no ceiling and no halt, so that no code that can name it
+/// can stop it, and its hot path pays for neither. A holder of a leased identity runs a
+/// [`FencedGenerator`](crate::fence::FencedGenerator), the same generator with those.
+///
 /// # When the clock misbehaves
 ///
 /// - **The sequence runs out** (4,096 IDs in one millisecond): the generator
@@ -58,28 +53,9 @@ use crate::{Clock, GenerateError, Identity, Snowflake, SystemClock};
 /// - **The clock stops**: a wait for a new millisecond gives up after the
 ///   tolerance plus the time it expected to wait, with [`GenerateError::ClockStalled`].
 pub struct Generator<C: Clock = SystemClock> {
-    /// The smallest `timestamp << 12 | sequence` that may be issued next, and
-    /// [`HALTED`] while halted: one atomic, so that a halt is seen by every
-    /// compare-and-swap that comes after it.
-    next: AtomicU64,
-    /// The last Unix ms the generator may stamp an ID with; `u64::MAX` for none.
-    ceiling: AtomicU64,
-    /// The identity's datacenter and machine bits, already in place.
-    identity_bits: u64,
-    identity: Identity,
-    /// How far behind the last issued ID the clock may fall and be waited for.
-    tolerance_ms: u64,
-    clock: C,
+    // Unbounded: nothing can fence a plain generator, and its hot path reads one atomic.
+    sequencer: Sequencer<C, Unbounded>,
 }
-
-const DEFAULT_TOLERANCE_MS: u64 = 1000;
-
-/// The sequence's bits of `next`, as the `u64` that the hot path masks with.
-const SEQUENCE_MASK: u64 = MAX_SEQUENCE as u64;
-
-/// The bit of `next` that halts the generator. `next` itself never reaches it:
-/// 41 bits of timestamp and 12 of sequence.
-const HALTED: u64 = 1 << 63;
 
 impl Generator {
     /// A generator for `identity` on the [`SystemClock`], with the default tolerance (1 s).
@@ -103,12 +79,7 @@ impl Generator {
     #[cfg(not(loom))]
     pub const fn new(identity: Identity) -> Generator {
         Generator {
-            next: AtomicU64::new(0),
-            ceiling: AtomicU64::new(u64::MAX),
-            identity_bits: identity.bits(),
-            identity,
-            tolerance_ms: DEFAULT_TOLERANCE_MS,
-            clock: SystemClock,
+            sequencer: Sequencer::new(identity, SystemClock, Unbounded),
         }
     }
 
@@ -116,12 +87,7 @@ impl Generator {
     #[cfg(loom)]
     pub fn new(identity: Identity) -> Generator {
         Generator {
-            next: AtomicU64::new(0),
-            ceiling: AtomicU64::new(u64::MAX),
-            identity_bits: identity.bits(),
-            identity,
-            tolerance_ms: DEFAULT_TOLERANCE_MS,
-            clock: SystemClock,
+            sequencer: Sequencer::new(identity, SystemClock, Unbounded),
         }
     }
 }
@@ -147,12 +113,7 @@ impl<C: Clock> Generator<C> {
     #[must_use]
     pub fn with_clock<D: Clock>(self, clock: D) -> Generator<D> {
         Generator {
-            next: AtomicU64::new(self.next.load(Ordering::Relaxed)),
-            ceiling: AtomicU64::new(self.ceiling.load(Ordering::Relaxed)),
-            identity_bits: self.identity_bits,
-            identity: self.identity,
-            tolerance_ms: self.tolerance_ms,
-            clock,
+            sequencer: self.sequencer.with_clock(clock),
         }
     }
 
@@ -169,17 +130,7 @@ impl<C: Clock> Generator<C> {
     /// ```
     #[must_use]
     pub const fn with_tolerance(mut self, tolerance: Duration) -> Self {
-        let ms = tolerance.as_millis();
-        #[expect(
-            clippy::cast_possible_truncation,
-            reason = "checked against u64::MAX first"
-        )]
-        let ms = if ms > u64::MAX as u128 {
-            u64::MAX
-        } else {
-            ms as u64
-        };
-        self.tolerance_ms = ms;
+        self.sequencer.set_tolerance(tolerance);
         self
     }
 
@@ -191,7 +142,7 @@ impl<C: Clock> Generator<C> {
     /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn tolerance(&self) -> Duration {
-        Duration::from_millis(self.tolerance_ms)
+        self.sequencer.tolerance()
     }
 
     /// The clock the generator reads.
@@ -204,7 +155,7 @@ impl<C: Clock> Generator<C> {
     /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn clock(&self) -> &C {
-        &self.clock
+        self.sequencer.clock()
     }
 
     /// The identity of the IDs it issues.
@@ -216,7 +167,7 @@ impl<C: Clock> Generator<C> {
     /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn identity(&self) -> Identity {
-        self.identity
+        self.sequencer.identity()
     }
 
     /// The datacenter id of the IDs it issues.
@@ -226,7 +177,7 @@ impl<C: Clock> Generator<C> {
     /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn datacenter(&self) -> u8 {
-        self.identity.datacenter()
+        self.sequencer.identity().datacenter()
     }
 
     /// The machine id of the IDs it issues.
@@ -236,7 +187,7 @@ impl<C: Clock> Generator<C> {
     /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn machine(&self) -> u8 {
-        self.identity.machine()
+        self.sequencer.identity().machine()
     }
 
     /// The next ID, or why there is none. Spins for at most the rest of the
@@ -256,7 +207,7 @@ impl<C: Clock> Generator<C> {
     /// back further than the tolerance, or stopped.
     #[inline]
     pub fn try_next_id(&self) -> Result<Snowflake, GenerateError> {
-        self.next_one::<true>()
+        self.sequencer.next_one::<true>()
     }
 
     /// The next ID if it can be issued at once: never sleeps and never spins, for
@@ -286,7 +237,7 @@ impl<C: Clock> Generator<C> {
     /// wait for the clock; otherwise as `try_next_id`.
     #[inline]
     pub fn try_next_id_now(&self) -> Result<Snowflake, GenerateError> {
-        self.next_one::<false>()
+        self.sequencer.next_one::<false>()
     }
 
     /// The next ID; see [`try_next_id`](Generator::try_next_id).
@@ -336,18 +287,7 @@ impl<C: Clock> Generator<C> {
     /// As [`try_next_id`](Generator::try_next_id); the IDs written before the
     /// error are valid and issued, the rest of `out` is left as it was.
     pub fn try_fill(&self, out: &mut [Snowflake]) -> Result<(), GenerateError> {
-        let mut rest = out;
-        while !rest.is_empty() {
-            let wanted = u64::try_from(rest.len()).unwrap_or(u64::MAX);
-            let (first, count) = self.reserve::<true>(wanted)?;
-            // `count` is at most 4,096 and at most `rest.len()`.
-            let (batch, tail) = rest.split_at_mut(usize::try_from(count).unwrap_or(usize::MAX));
-            for (slot, next) in batch.iter_mut().zip(first..) {
-                *slot = self.id(next);
-            }
-            rest = tail;
-        }
-        Ok(())
+        self.sequencer.fill(out)
     }
 
     /// Fills the front of `out` with IDs that can be issued at once, and returns how many:
@@ -378,21 +318,7 @@ impl<C: Clock> Generator<C> {
     /// clock; otherwise as [`try_next_id`](Generator::try_next_id), with nothing written.
     /// An error after some IDs were written is left for the next call: those are returned.
     pub fn try_fill_now(&self, out: &mut [Snowflake]) -> Result<usize, GenerateError> {
-        let mut done = 0;
-        while done < out.len() {
-            let wanted = u64::try_from(out.len() - done).unwrap_or(u64::MAX);
-            let (first, count) = match self.reserve::<false>(wanted) {
-                Ok(reserved) => reserved,
-                Err(e) if done == 0 => return Err(e),
-                Err(_) => break,
-            };
-            let count = usize::try_from(count).unwrap_or(usize::MAX);
-            for (slot, next) in out[done..done + count].iter_mut().zip(first..) {
-                *slot = self.id(next);
-            }
-            done += count;
-        }
-        Ok(done)
+        self.sequencer.fill_now(out)
     }
 
     /// Fills `out` with new IDs; see [`try_fill`](Generator::try_fill).
@@ -417,279 +343,14 @@ impl<C: Clock> Generator<C> {
             panic!("snowflake generator: {e}");
         }
     }
-
-    /// The ID for a reserved `timestamp << 12 | sequence`.
-    #[inline]
-    fn id(&self, next: u64) -> Snowflake {
-        let timestamp = next >> SEQUENCE_BITS;
-        Snowflake::from_valid(
-            (timestamp << TIMESTAMP_SHIFT) | self.identity_bits | (next & SEQUENCE_MASK),
-        )
-    }
-
-    /// One ID. The common case (the clock in the format's span and in a millisecond with
-    /// IDs left, no halt, no ceiling in the way) is decided by one test and one CAS, here
-    /// inlined into the caller; every other case, and a CAS that lost a race, goes to
-    /// [`reserve`](Generator::reserve), which judges it afresh. The reads and their orders
-    /// are those of `reserve`'s first round, so the two agree on every interleaving.
-    #[inline]
-    fn next_one<const WAIT: bool>(&self) -> Result<Snowflake, GenerateError> {
-        let now_ms = self.clock.now_ms();
-        // `next` first, with Acquire: a `resume` seen there brings the ceiling set before it.
-        let current = self.next.load(Ordering::Acquire);
-        let ceiling_ms = self.ceiling.load(Ordering::Acquire);
-        // Before the epoch, this wraps to past the span, and fails the test below.
-        let now = now_ms.wrapping_sub(TWITTER_EPOCH_MS);
-        let candidate = current.max(now << SEQUENCE_BITS);
-        // The candidate is in the clock's own millisecond: not ahead of it (a used-up
-        // millisecond, a clock stepped back), and not halted (the halt bit would put it
-        // far past); and that millisecond is within the span and under the ceiling.
-        if candidate >> SEQUENCE_BITS == now
-            && now <= MAX_TIMESTAMP_DELTA
-            && now_ms <= ceiling_ms
-            // Relaxed on success, Acquire on failure: as in `reserve`.
-            && self
-                .next
-                .compare_exchange_weak(current, candidate + 1, Ordering::Relaxed, Ordering::Acquire)
-                .is_ok()
-        {
-            return Ok(self.id(candidate));
-        }
-        self.next_one_slowly::<WAIT>(now_ms)
-    }
-
-    /// [`next_one`](Generator::next_one) outside its common case, on the clock reading
-    /// it took.
-    #[cold]
-    #[inline(never)]
-    fn next_one_slowly<const WAIT: bool>(&self, now_ms: u64) -> Result<Snowflake, GenerateError> {
-        let (first, _) = self.reserve_from::<WAIT>(1, now_ms)?;
-        Ok(self.id(first))
-    }
-
-    /// The clock's reading as milliseconds since the epoch.
-    #[inline]
-    fn now(&self) -> Result<u64, GenerateError> {
-        Self::since_epoch(self.clock.now_ms())
-    }
-
-    /// A clock reading (Unix ms) as milliseconds since the epoch, if an ID can carry it.
-    #[inline]
-    fn since_epoch(now_ms: u64) -> Result<u64, GenerateError> {
-        if now_ms < TWITTER_EPOCH_MS {
-            Err(GenerateError::ClockBeforeEpoch { now_ms })
-        } else if now_ms > MAX_TIMESTAMP_MS {
-            Err(GenerateError::ClockAfterMax { now_ms })
-        } else {
-            Ok(now_ms - TWITTER_EPOCH_MS)
-        }
-    }
-
-    /// Reserves up to `wanted` (at least 1) consecutive IDs of one millisecond:
-    /// returns the first `timestamp << 12 | sequence` and how many. Waits for the
-    /// clock when it has to if `WAIT`, and returns [`GenerateError::WouldWait`] if not.
-    #[inline]
-    fn reserve<const WAIT: bool>(&self, wanted: u64) -> Result<(u64, u64), GenerateError> {
-        self.reserve_from::<WAIT>(wanted, self.clock.now_ms())
-    }
-
-    /// [`reserve`](Generator::reserve) from a clock reading already taken, `now_ms`.
-    #[inline]
-    fn reserve_from<const WAIT: bool>(
-        &self,
-        wanted: u64,
-        now_ms: u64,
-    ) -> Result<(u64, u64), GenerateError> {
-        let mut now = Self::since_epoch(now_ms)?;
-        // `next` first, with Acquire: a `resume` seen there brings the ceiling set
-        // before it.
-        let mut current = self.next.load(Ordering::Acquire);
-        let mut ceiling_ms = self.ceiling.load(Ordering::Acquire);
-        loop {
-            if current & HALTED != 0 {
-                return Err(GenerateError::Halted);
-            }
-            // Never below what was issued, never below the clock.
-            let candidate = current.max(now << SEQUENCE_BITS);
-            let timestamp = candidate >> SEQUENCE_BITS;
-            let sequence = candidate & SEQUENCE_MASK;
-            if timestamp + TWITTER_EPOCH_MS > ceiling_ms {
-                return Err(GenerateError::AboveCeiling {
-                    timestamp_ms: timestamp + TWITTER_EPOCH_MS,
-                    ceiling_ms,
-                });
-            }
-            if timestamp > now {
-                // Ahead of our reading: another thread may have read a later clock.
-                let fresh = self.now()?;
-                if fresh > now {
-                    now = fresh;
-                    continue;
-                }
-                // Sequence 0 of a millisecond ahead: the last one used is full.
-                let last_used = if sequence == 0 {
-                    timestamp - 1
-                } else {
-                    timestamp
-                };
-                let by_ms = last_used - now;
-                if by_ms > self.tolerance_ms {
-                    return Err(GenerateError::ClockMovedBackwards {
-                        by_ms,
-                        tolerance_ms: self.tolerance_ms,
-                    });
-                }
-                if sequence == 0 {
-                    if !WAIT {
-                        return Err(GenerateError::WouldWait {
-                            until_ms: timestamp + TWITTER_EPOCH_MS,
-                        });
-                    }
-                    now = self.wait_for(timestamp, now)?;
-                    current = self.next.load(Ordering::Acquire);
-                    ceiling_ms = self.ceiling.load(Ordering::Acquire);
-                    continue;
-                }
-                // Recovering from a step back: the last millisecond still has IDs.
-            }
-            let count = wanted.min(SEQUENCE_MASK + 1 - sequence);
-            // Relaxed on success: uniqueness and order come from this one atomic's
-            // modification order, and an ID carries no other memory with it. Acquire on
-            // failure: the value seen may be a `resume`, which brings its ceiling.
-            match self.next.compare_exchange_weak(
-                current,
-                candidate + count,
-                Ordering::Relaxed,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => return Ok((candidate, count)),
-                Err(actual) => {
-                    current = actual;
-                    ceiling_ms = self.ceiling.load(Ordering::Acquire);
-                }
-            }
-        }
-    }
-
-    /// Whether a wait for the clock has gone on too long: the clock counts as stalled when
-    /// it still reads before `until_ms` after `waited`, longer than the wait expected
-    /// from `from_ms` (where the clock stood when the wait began) plus the tolerance.
-    /// [`try_next_id`](Generator::try_next_id) judges its own waits so, and so does a
-    /// caller that waits on a timer after [`GenerateError::WouldWait`] (`next_id_async`,
-    /// the server's queue), so that all say "stalled" alike, and only of a clock that did
-    /// not advance. Not API: the server reaches it through `__private::check_wait`.
-    pub(crate) fn check_wait(
-        &self,
-        from_ms: u64,
-        until_ms: u64,
-        waited: Duration,
-    ) -> Result<(), GenerateError> {
-        let now = self.now()?;
-        self.judge_wait(now, from_ms, until_ms, waited)
-    }
-
-    /// [`check_wait`](Generator::check_wait) on a clock reading the caller already took
-    /// (`now`, ms since the epoch): the rule itself, for the generator's own waits too.
-    fn judge_wait(
-        &self,
-        now: u64,
-        from_ms: u64,
-        until_ms: u64,
-        waited: Duration,
-    ) -> Result<(), GenerateError> {
-        let budget_ms = until_ms
-            .saturating_sub(from_ms)
-            .saturating_add(self.tolerance_ms)
-            .max(1);
-        let waited_ms = u64::try_from(waited.as_millis()).unwrap_or(u64::MAX);
-        if now + TWITTER_EPOCH_MS < until_ms && waited_ms > budget_ms {
-            return Err(GenerateError::ClockStalled { waited_ms });
-        }
-        Ok(())
-    }
-
-    /// Waits until the clock reaches `target` (ms since the epoch); returns the reading.
-    /// Sleeps while more than a millisecond away, then spins.
-    #[cold]
-    fn wait_for(&self, target: u64, mut now: u64) -> Result<u64, GenerateError> {
-        let started = Instant::now();
-        let (from_ms, until_ms) = (now + TWITTER_EPOCH_MS, target + TWITTER_EPOCH_MS);
-        while now < target {
-            if target - now > 1 {
-                std::thread::sleep(Duration::from_millis(target - now - 1));
-            } else {
-                core::hint::spin_loop();
-            }
-            // One clock reading a round, for the loop and for the judgement.
-            now = self.now()?;
-            self.judge_wait(now, from_ms, until_ms, started.elapsed())?;
-        }
-        Ok(now)
-    }
-}
-
-// The fence's hooks, documented on the trait: what a lease holder sets on its generator.
-impl<C: Clock> crate::fence::sealed::Sealed for Generator<C> {}
-
-impl<C: Clock> Fence for Generator<C> {
-    fn set_ceiling(&self, timestamp_ms: Option<u64>) {
-        // Release: a call that sees a later `resume` sees this ceiling too.
-        self.ceiling
-            .store(timestamp_ms.unwrap_or(u64::MAX), Ordering::Release);
-    }
-
-    fn ceiling(&self) -> Option<u64> {
-        match self.ceiling.load(Ordering::Acquire) {
-            u64::MAX => None,
-            ms => Some(ms),
-        }
-    }
-
-    fn raise_floor(&self, timestamp_ms: u64) {
-        let floor = (timestamp_ms
-            .saturating_add(1)
-            .saturating_sub(TWITTER_EPOCH_MS))
-        .min(MAX_TIMESTAMP_MS - TWITTER_EPOCH_MS + 1)
-            << SEQUENCE_BITS;
-        let mut current = self.next.load(Ordering::Relaxed);
-        loop {
-            let raised = (current & HALTED) | (current & !HALTED).max(floor);
-            if raised == current {
-                return;
-            }
-            match self.next.compare_exchange_weak(
-                current,
-                raised,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            ) {
-                Ok(_) => return,
-                Err(actual) => current = actual,
-            }
-        }
-    }
-
-    fn halt(&self) {
-        self.next.fetch_or(HALTED, Ordering::Relaxed);
-    }
-
-    fn resume(&self) {
-        // Release: whoever sees the generator running again sees the ceiling and floor
-        // set before this (the memory model says so, not the network's delay).
-        self.next.fetch_and(!HALTED, Ordering::AcqRel);
-    }
-
-    fn is_halted(&self) -> bool {
-        self.next.load(Ordering::Relaxed) & HALTED != 0
-    }
 }
 
 impl<C: Clock + fmt::Debug> fmt::Debug for Generator<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Generator")
-            .field("identity", &self.identity)
-            .field("tolerance_ms", &self.tolerance_ms)
-            .field("clock", &self.clock)
+            .field("identity", &self.identity())
+            .field("tolerance_ms", &self.sequencer.tolerance_ms())
+            .field("clock", self.clock())
             .finish_non_exhaustive()
     }
 }

@@ -2,8 +2,9 @@
 
 use core::fmt;
 
-use crate::layout::MACHINE_BITS;
-use crate::{Field, FieldRangeError};
+use crate::error::IdRangeError;
+use crate::field::{Field, FieldRangeError};
+use crate::format::{IDENTITY_COUNT, MACHINE_BITS};
 
 /// Machines per datacenter.
 const MACHINES: u16 = 1 << MACHINE_BITS;
@@ -17,9 +18,9 @@ const MACHINES: u16 = 1 << MACHINE_BITS;
 /// let identity = Identity::new(1, 31)?;
 /// assert_eq!((identity.datacenter(), identity.machine()), (1, 31));
 /// assert_eq!(identity.to_string(), "01/31");
-/// assert_eq!(Identity::from_index(identity.index()), identity);
+/// assert_eq!(Identity::try_from_index(identity.index())?, identity);
 /// assert!(Identity::new(32, 0).is_err());
-/// # Ok::<(), snowflake_kit::FieldRangeError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Identity {
@@ -29,7 +30,7 @@ pub struct Identity {
 
 impl Identity {
     /// How many identities the format has: 32 datacenters of 32 machines.
-    pub const COUNT: u16 = 1024;
+    pub const COUNT: u16 = IDENTITY_COUNT;
 
     /// The identity of `datacenter` and `machine`, each checked against its field's range.
     ///
@@ -59,18 +60,50 @@ impl Identity {
         })
     }
 
-    /// The `index`-th identity, `datacenter * 32 + machine`, modulo 1,024.
+    /// The `index`-th identity, `datacenter * 32 + machine`: the way back from
+    /// [`index`](Identity::index).
     ///
     /// ```
     /// use snowflake_kit::Identity;
     ///
-    /// assert_eq!(Identity::from_index(33), Identity::new(1, 1)?);
-    /// assert_eq!(Identity::from_index(1024 + 33), Identity::new(1, 1)?);
+    /// assert_eq!(Identity::try_from_index(33)?, Identity::new(1, 1)?);
+    /// assert_eq!(Identity::try_from_index(1023)?, Identity::new(31, 31)?);
+    /// assert_eq!(
+    ///     Identity::try_from_index(1024 + 33).unwrap_err().to_string(),
+    ///     "1057 is out of range: an identity's index is in 0..=1023",
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An [`IdRangeError`] naming the index, from [`COUNT`](Identity::COUNT) up.
+    pub const fn try_from_index(index: u16) -> Result<Identity, IdRangeError> {
+        if index >= Self::COUNT {
+            return Err(IdRangeError::identity_index(index));
+        }
+        Ok(Identity::of_index(index))
+    }
+
+    /// Every identity, in the order of their [index](Identity::index): `00/00`, `00/01`,
+    /// ..., `31/31`.
+    ///
+    /// ```
+    /// use snowflake_kit::Identity;
+    ///
+    /// assert_eq!(Identity::all().len(), 1024);
+    /// assert_eq!(Identity::all().nth(33), Some(Identity::new(1, 1)?));
+    /// assert_eq!(Identity::all().last(), Some(Identity::new(31, 31)?));
     /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
-    pub const fn from_index(index: u16) -> Identity {
+    pub fn all() -> impl DoubleEndedIterator<Item = Identity> + ExactSizeIterator + Clone {
+        (0..Self::COUNT).map(Identity::of_index)
+    }
+
+    /// The identity of an index below [`COUNT`](Identity::COUNT).
+    const fn of_index(index: u16) -> Identity {
+        // A no-op for the indexes given, and the bound the casts rest on: both are below 32.
         let index = index % Self::COUNT;
-        // Both are below 32: the casts keep every bit.
         Identity {
             datacenter: (index / MACHINES) as u8,
             machine: (index % MACHINES) as u8,
@@ -110,9 +143,9 @@ impl Identity {
     /// The identity's bits in place in an ID: datacenter and machine shifted to their
     /// segments. For the generator, which only `std` builds.
     #[cfg(feature = "std")]
-    pub(crate) const fn bits(self) -> u64 {
-        use crate::layout::{DATACENTER_SHIFT, MACHINE_SHIFT};
-        ((self.datacenter as u64) << DATACENTER_SHIFT) | ((self.machine as u64) << MACHINE_SHIFT)
+    pub(crate) const fn bits(self) -> u32 {
+        use crate::format::{DATACENTER_SHIFT, MACHINE_SHIFT};
+        ((self.datacenter as u32) << DATACENTER_SHIFT) | ((self.machine as u32) << MACHINE_SHIFT)
     }
 }
 

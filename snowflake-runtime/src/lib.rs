@@ -34,8 +34,9 @@
 //!
 //! # For identity stores and front ends
 //!
-//! Two modules are mostly for the crates around an application: [`fence`], how the holder
-//! of a leased identity fences its generator (`snowflake-lease`), and [`input`], the error
+//! Two modules are mostly for the crates around an application: [`fence`], the generator
+//! that the holder of a leased identity runs, with a ceiling, a floor and a halt
+//! (`snowflake-lease`), and [`input`], the error
 //! of [`Field::parse`] and the parts of it that front ends show (`snowflake!`, the
 //! `snowflake` command, `snowflake-server`). Items hidden from these docs (`__private`) are
 //! internal to the workspace and may change in any release.
@@ -47,6 +48,7 @@
 extern crate std;
 
 mod baked;
+mod binary;
 mod bounds;
 #[cfg(feature = "std")]
 mod clock;
@@ -54,6 +56,7 @@ mod error;
 #[cfg(feature = "std")]
 pub mod fence;
 mod field;
+mod format;
 #[cfg(feature = "std")]
 mod generator;
 mod identity;
@@ -68,6 +71,8 @@ mod integrations;
 pub mod layout;
 pub mod rfc3339;
 mod segment;
+#[cfg(feature = "std")]
+mod sequencer;
 #[cfg(feature = "serde")]
 mod serde_impl;
 mod snowflake;
@@ -78,8 +83,8 @@ mod wait;
 pub use crate::baked::BakedSnowflake;
 #[cfg(feature = "std")]
 pub use crate::clock::{Clock, SystemClock};
-pub use crate::error::{FieldRangeError, GenerateError, IdRangeError, ParseSnowflakeError};
-pub use crate::field::Field;
+pub use crate::error::{GenerateError, IdRangeError, ParseSnowflakeError};
+pub use crate::field::{Field, FieldRangeError};
 #[cfg(feature = "std")]
 pub use crate::generator::Generator;
 pub use crate::identity::Identity;
@@ -92,7 +97,7 @@ pub use crate::snowflake::{Parts, Snowflake, compose};
 /// release; depend on none of it.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::field::parse_decimal;
+    pub use crate::input::parse_decimal;
 
     /// What `snowflake!` expands to, after it has checked `id` and computed `binary`: a
     /// function here rather than a hidden method, which a user would meet in completions.
@@ -102,19 +107,22 @@ pub mod __private {
         crate::BakedSnowflake::from_checked(id, binary)
     }
 
-    /// Whether a wait for the clock on a timer has gone on too long, by the generator's
-    /// own rule (`Generator::check_wait`): for the server's timer queue.
+    /// Whether a wait for the clock on a timer has gone on too long, by the generators'
+    /// own rule: for the server's timer queue, which waits for a generator or a lease's
+    /// on `clock`, with that generator's `tolerance`.
     ///
     /// # Errors
     ///
     /// `GenerateError::ClockStalled`, or the clock's own errors.
     #[cfg(feature = "std")]
-    pub fn check_wait<C: crate::Clock>(
-        generator: &crate::Generator<C>,
+    pub fn check_wait<C: crate::clock::Clock>(
+        clock: &C,
+        tolerance: core::time::Duration,
         from_ms: u64,
         until_ms: u64,
         waited: core::time::Duration,
-    ) -> Result<(), crate::GenerateError> {
-        generator.check_wait(from_ms, until_ms, waited)
+    ) -> Result<(), crate::error::GenerateError> {
+        let tolerance_ms = u64::try_from(tolerance.as_millis()).unwrap_or(u64::MAX);
+        crate::sequencer::judge_wait(clock.now_ms(), from_ms, until_ms, waited, tolerance_ms)
     }
 }

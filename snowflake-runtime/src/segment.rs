@@ -4,11 +4,12 @@
 
 use core::fmt;
 
-use crate::layout::{
+use crate::field::Field;
+use crate::format::{
     DATACENTER_BITS, DATACENTER_SHIFT, MACHINE_BITS, MACHINE_SHIFT, SEQUENCE_BITS, SEQUENCE_SHIFT,
     TIMESTAMP_BITS, TIMESTAMP_SHIFT,
 };
-use crate::{Field, Snowflake};
+use crate::snowflake::Snowflake;
 
 /// One of the five segments of an ID, from the most significant bit down: see
 /// [the bit layout](Snowflake#the-bit-layout).

@@ -3,7 +3,7 @@ use core::fmt;
 use serde::de::{self, Deserializer, Unexpected, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::Snowflake;
+use crate::snowflake::Snowflake;
 
 /// Writes the ID as a JSON number (or the format's `u64`).
 impl Serialize for Snowflake {
@@ -31,23 +31,22 @@ impl Visitor<'_> for SnowflakeVisitor {
     type Value = Snowflake;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a snowflake id: an integer in 0..=9223372036854775807 or a string of its decimal digits")
+        f.write_str(
+            "an ID: an integer in 0..=9223372036854775807 or a string of its decimal digits",
+        )
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Snowflake, E> {
-        Snowflake::from_u64(v).ok_or_else(|| E::invalid_value(Unexpected::Unsigned(v), &self))
+        Snowflake::try_from_u64(v).map_err(|_| E::invalid_value(Unexpected::Unsigned(v), &self))
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<Snowflake, E> {
-        u64::try_from(v)
-            .ok()
-            .and_then(Snowflake::from_u64)
-            .ok_or_else(|| E::invalid_value(Unexpected::Signed(v), &self))
+        Snowflake::try_from_i64(v).map_err(|_| E::invalid_value(Unexpected::Signed(v), &self))
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Snowflake, E> {
         v.parse()
-            .map_err(|err| E::custom(format_args!("invalid snowflake id {v:?}: {err}")))
+            .map_err(|err| E::custom(format_args!("invalid ID {v:?}: {err}")))
     }
 }
 
@@ -77,7 +76,7 @@ impl Visitor<'_> for SnowflakeVisitor {
 pub mod as_string {
     use serde::{Deserialize, Deserializer, Serializer};
 
-    use crate::Snowflake;
+    use crate::snowflake::Snowflake;
 
     /// Serializes the ID as a string of decimal digits; see [the module](self).
     ///
@@ -196,7 +195,7 @@ pub mod as_string {
         use serde::{Deserialize, Deserializer, Serializer};
 
         use super::Text;
-        use crate::Snowflake;
+        use crate::snowflake::Snowflake;
 
         /// Serializes `Some` as a string of decimal digits, `None` as the format's none.
         ///
@@ -270,7 +269,7 @@ pub mod as_string {
         use serde::{Deserialize, Deserializer, Serializer};
 
         use super::Text;
-        use crate::Snowflake;
+        use crate::snowflake::Snowflake;
 
         /// Serializes the IDs as a sequence of strings of decimal digits.
         ///

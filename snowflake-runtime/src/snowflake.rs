@@ -1,12 +1,13 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::layout::{
+use crate::error::{IdRangeError, ParseSnowflakeError};
+use crate::field::{Field, FieldRangeError};
+use crate::format::{
     DATACENTER_SHIFT, MACHINE_SHIFT, MAX_DATACENTER, MAX_MACHINE, MAX_SEQUENCE, SEQUENCE_SHIFT,
-    Segment, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS,
+    TIMESTAMP_SHIFT, TWITTER_EPOCH_MS,
 };
 use crate::rfc3339::Rfc3339;
-use crate::{Field, FieldRangeError, IdRangeError, ParseSnowflakeError};
 
 // The fields' masks, as the `u64` an ID is.
 const DATACENTER_MASK: u64 = MAX_DATACENTER as u64;
@@ -155,19 +156,27 @@ impl Snowflake {
     /// ```
     pub const MAX: Snowflake = Snowflake(u64::MAX >> 1);
 
-    /// Wraps a `u64` whose sign bit is clear; `None` otherwise. The `const` form of `TryFrom<u64>`.
+    /// The ID of a `u64` whose sign bit is clear: the `const` form of `TryFrom<u64>`.
     ///
     /// ```
     /// use snowflake_kit::Snowflake;
     ///
-    /// assert_eq!(Snowflake::from_u64(7).map(Snowflake::as_u64), Some(7));
-    /// assert_eq!(Snowflake::from_u64(1 << 63), None);
+    /// assert_eq!(Snowflake::try_from_u64(7)?.as_u64(), 7);
+    /// assert_eq!(
+    ///     Snowflake::try_from_u64(1 << 63).unwrap_err().to_string(),
+    ///     "9223372036854775808 is out of range: an ID is in 0..=9223372036854775807",
+    /// );
+    /// # Ok::<(), snowflake_kit::IdRangeError>(())
     /// ```
-    pub const fn from_u64(id: u64) -> Option<Snowflake> {
+    ///
+    /// # Errors
+    ///
+    /// An [`IdRangeError`] naming the value, past `i64::MAX`.
+    pub const fn try_from_u64(id: u64) -> Result<Snowflake, IdRangeError> {
         if id >> 63 == 0 {
-            Some(Snowflake(id))
+            Ok(Snowflake(id))
         } else {
-            None
+            Err(IdRangeError::new(id as i128))
         }
     }
 
@@ -258,22 +267,6 @@ impl Snowflake {
         }
     }
 
-    /// The 64 bits, zero-padded and split by single spaces into sign (1),
-    /// timestamp (41), datacenter (5), machine (5) and sequence (12): always
-    /// 68 characters. A [`Display`](fmt::Display) value; nothing is allocated.
-    ///
-    /// ```
-    /// let id = snowflake_kit::compose(1_288_834_975_657, 1, 1, 0)?;
-    /// assert_eq!(
-    ///     id.segmented_binary().to_string(),
-    ///     "0 00000000000000000000000000000001111101000 00001 00001 000000000000",
-    /// );
-    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
-    /// ```
-    pub const fn segmented_binary(self) -> SegmentedBinary {
-        SegmentedBinary(self.0)
-    }
-
     /// The time at which the ID was issued.
     ///
     /// ```
@@ -288,87 +281,22 @@ impl Snowflake {
         std::time::UNIX_EPOCH + core::time::Duration::from_millis(self.timestamp_ms())
     }
 
-    /// Wraps a value known to have a clear sign bit (the generator's and the baked IDs').
+    /// Wraps a value that the caller's own arithmetic keeps below 2^63 (the generator's
+    /// reservations, a time range's bounds). Checked all the same, in every build: where
+    /// the optimizer can see the bound, the check costs nothing; where it cannot, an ID
+    /// with its sign bit set would be worse than a panic.
+    #[inline]
     pub(crate) const fn from_valid(id: u64) -> Snowflake {
-        debug_assert!(id >> 63 == 0, "internal error: sign bit set");
+        assert!(id >> 63 == 0, "internal error: an ID with its sign bit set");
         Snowflake(id)
     }
-}
 
-/// The segmented binary form of an ID; see [`Snowflake::segmented_binary`].
-///
-/// Honours width and alignment flags, like `str`:
-///
-/// ```
-/// let bits = snowflake_kit::Snowflake::MAX.segmented_binary();
-/// assert_eq!(bits.to_string().len(), 68);
-/// assert_eq!(format!("[{bits:>70}]").len(), 72);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SegmentedBinary(u64);
-
-impl SegmentedBinary {
-    /// Length of the text in bytes: 64 bits and 4 spaces.
-    ///
-    /// ```
-    /// assert_eq!(snowflake_kit::layout::SegmentedBinary::LEN, 68);
-    /// ```
-    pub const LEN: usize = 68;
-
-    /// The text as ASCII bytes, computed in a `const` context if need be.
-    ///
-    /// ```
-    /// let bytes = snowflake_kit::Snowflake::MAX.segmented_binary().to_bytes();
-    /// assert_eq!(&bytes[..4], b"0 11");
-    /// ```
-    pub const fn to_bytes(self) -> [u8; Self::LEN] {
-        // The 64 digits, eight at a time: a bit at a time was most of the cost of
-        // `snowflake decode --json`.
-        let bytes = self.0.to_be_bytes();
-        let mut digits = [0u8; 64];
-        let mut byte = 0;
-        while byte < 8 {
-            let eight = ascii_bits(bytes[byte]);
-            let mut i = 0;
-            while i < 8 {
-                digits[8 * byte + i] = eight[i];
-                i += 1;
-            }
-            byte += 1;
-        }
-        // Then the segments, a space between each, as the layout places them.
-        let mut out = [b' '; Self::LEN];
-        let mut i = 0;
-        while i < Segment::ALL.len() {
-            let segment = Segment::ALL[i];
-            let (width, first) = (segment.width() as usize, 64 - segment.shift() as usize);
-            let first = first - width;
-            let mut bit = 0;
-            while bit < width {
-                // `i` spaces come before the segment's digits.
-                out[first + i + bit] = digits[first + bit];
-                bit += 1;
-            }
-            i += 1;
-        }
-        out
-    }
-}
-
-/// The eight bits of `byte` as ASCII `0` and `1`, the most significant first.
-const fn ascii_bits(byte: u8) -> [u8; 8] {
-    // Byte k of the product holds bit 7 - k of `byte`, in place; adding 0x7f to a byte
-    // sets its top bit exactly when it is not zero, and the shift brings that bit down.
-    let masked = (byte as u64 * 0x0101_0101_0101_0101) & 0x0102_0408_1020_4080;
-    let ones = ((masked + 0x7f7f_7f7f_7f7f_7f7f) >> 7) & 0x0101_0101_0101_0101;
-    (ones | 0x3030_3030_3030_3030).to_le_bytes()
-}
-
-impl fmt::Display for SegmentedBinary {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let bytes = self.to_bytes();
-        // Only ASCII digits and spaces: the conversion cannot fail.
-        f.pad(core::str::from_utf8(&bytes).map_err(|_| fmt::Error)?)
+    /// The ID `n` after this one in its millisecond, for a batch the generator reserved:
+    /// `n` more than the sequence of a checked ID, within the millisecond's 4,096 (the
+    /// reservation's own bound), so its sign bit is this one's, clear.
+    #[inline]
+    pub(crate) const fn later_in_batch(self, n: u64) -> Snowflake {
+        Snowflake(self.0 + n)
     }
 }
 
@@ -417,9 +345,10 @@ impl FromStr for Snowflake {
                 .and_then(|v| v.checked_mul(10))
                 .and_then(|v| v.checked_add(u64::from(digit)));
         }
-        value
-            .and_then(Snowflake::from_u64)
-            .ok_or(ParseSnowflakeError::TooLarge)
+        match value {
+            Some(value) if value >> 63 == 0 => Ok(Snowflake(value)),
+            _ => Err(ParseSnowflakeError::TooLarge),
+        }
     }
 }
 
@@ -431,7 +360,7 @@ impl TryFrom<u64> for Snowflake {
     type Error = IdRangeError;
 
     fn try_from(value: u64) -> Result<Self, Self::Error> {
-        Snowflake::from_u64(value).ok_or(IdRangeError::new(i128::from(value)))
+        Snowflake::try_from_u64(value)
     }
 }
 

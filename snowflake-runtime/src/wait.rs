@@ -3,7 +3,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::{Clock, GenerateError, Generator, Snowflake};
+use crate::clock::Clock;
+use crate::error::GenerateError;
+use crate::generator::Generator;
+use crate::snowflake::Snowflake;
 
 impl<C: Clock> Generator<C> {
     /// The next ID, from an async task: as [`try_next_id`](Generator::try_next_id),
@@ -106,7 +109,13 @@ impl Waiting {
     ) -> Result<(), GenerateError> {
         let now_ms = generator.clock().now_ms();
         let (from_ms, began) = *self.began.get_or_insert((now_ms, Instant::now()));
-        generator.check_wait(from_ms, until_ms, began.elapsed())?;
+        crate::__private::check_wait(
+            generator.clock(),
+            generator.tolerance(),
+            from_ms,
+            until_ms,
+            began.elapsed(),
+        )?;
         // The millisecond may have come meanwhile: then ask again at once.
         let ms = until_ms.saturating_sub(now_ms);
         if ms > 0 {

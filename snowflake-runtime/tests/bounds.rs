@@ -86,7 +86,7 @@ fn try_from_i64_refuses_minus_one() {
 fn try_from_i64_refuses_i64_min_by_name() {
     assert_eq!(
         Snowflake::try_from_i64(i64::MIN).unwrap_err().to_string(),
-        "-9223372036854775808 is out of range: a snowflake id is in 0..=9223372036854775807"
+        "-9223372036854775808 is out of range: an ID is in 0..=9223372036854775807"
     );
 }
 

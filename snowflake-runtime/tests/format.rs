@@ -6,7 +6,9 @@ use snowflake_runtime::layout::{
     MAX_SEQUENCE, MAX_TIMESTAMP_DELTA, MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS,
     SEQUENCE_SHIFT, TIMESTAMP_BITS, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339,
 };
-use snowflake_runtime::{Field, FieldRangeError, ParseSnowflakeError, Parts, Snowflake, compose};
+use snowflake_runtime::{
+    Field, FieldRangeError, IdRangeError, ParseSnowflakeError, Parts, Snowflake, compose,
+};
 
 const REFERENCE_BITS: &str = "0 00000000000000000000000000000001111101000 00001 00001 000000000000";
 
@@ -230,10 +232,7 @@ fn parse_accepts_bounds() {
 fn parse_rejects_empty() {
     let err = "".parse::<Snowflake>().unwrap_err();
     assert_eq!(err, ParseSnowflakeError::Empty);
-    assert_eq!(
-        err.to_string(),
-        "empty text: a snowflake id is decimal digits"
-    );
+    assert_eq!(err.to_string(), "empty text: an ID is decimal digits");
 }
 
 #[test]
@@ -242,7 +241,7 @@ fn parse_rejects_sign_bit() {
     assert_eq!(err, ParseSnowflakeError::TooLarge);
     assert_eq!(
         err.to_string(),
-        "number too large: a snowflake id is at most 9223372036854775807"
+        "number too large: an ID is at most 9223372036854775807"
     );
     assert_eq!(
         "18446744073709551615".parse::<Snowflake>(),
@@ -260,7 +259,7 @@ fn parse_rejects_overflow() {
     assert_eq!(err, ParseSnowflakeError::TooLarge);
     assert_eq!(
         err.to_string(),
-        "number too large: a snowflake id is at most 9223372036854775807"
+        "number too large: an ID is at most 9223372036854775807"
     );
     assert_eq!(
         "99999999999999999999999999".parse::<Snowflake>(),
@@ -328,24 +327,30 @@ fn parse_rejects_non_digits() {
     }
     assert_eq!(
         "0x1F".parse::<Snowflake>().unwrap_err().to_string(),
-        "invalid character `x` at byte 1: a snowflake id is decimal digits only"
+        "invalid character `x` at byte 1: an ID is decimal digits only"
     );
     assert_eq!(
         "1\n".parse::<Snowflake>().unwrap_err().to_string(),
-        "invalid character `\\n` at byte 1: a snowflake id is decimal digits only"
+        "invalid character `\\n` at byte 1: an ID is decimal digits only"
     );
 }
 
 #[test]
 fn try_from_u64() {
+    // `const`, the way `TryFrom` is not.
+    const MAX: Result<Snowflake, IdRangeError> = Snowflake::try_from_u64(i64::MAX as u64);
     assert_eq!(Snowflake::try_from(i64::MAX as u64), Ok(Snowflake::MAX));
     let err = Snowflake::try_from(1_u64 << 63).unwrap_err();
     assert_eq!(err.value(), 1 << 63);
     assert_eq!(
         err.to_string(),
-        "9223372036854775808 is out of range: a snowflake id is in 0..=9223372036854775807"
+        "9223372036854775808 is out of range: an ID is in 0..=9223372036854775807"
     );
-    assert_eq!(Snowflake::from_u64(u64::MAX), None);
+    assert_eq!(
+        Snowflake::try_from_u64(u64::MAX).map_err(|e| e.value()),
+        Err(i128::from(u64::MAX))
+    );
+    assert_eq!(MAX, Ok(Snowflake::MAX));
     assert_eq!(u64::from(Snowflake::try_from(42_u64).unwrap()), 42);
 }
 
@@ -399,7 +404,7 @@ fn parse_by_characters(text: &str) -> Result<Snowflake, ParseSnowflakeError> {
             .and_then(|v| v.checked_add(u64::from(digit)));
     }
     value
-        .and_then(Snowflake::from_u64)
+        .and_then(|n| Snowflake::try_from_u64(n).ok())
         .ok_or(ParseSnowflakeError::TooLarge)
 }
 

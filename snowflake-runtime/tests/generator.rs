@@ -6,8 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use snowflake_runtime::__private::check_wait;
-use snowflake_runtime::fence::Fence;
+use snowflake_runtime::fence::FencedGenerator;
 use snowflake_runtime::layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS};
 use snowflake_runtime::{
     Clock, FieldRangeError, GenerateError, Generator, Identity, Snowflake, SystemClock,
@@ -267,8 +266,10 @@ fn try_next_id_now_never_waits() {
     clock.set(T + 2);
     let last = generator.try_next_id_now().unwrap();
     assert_eq!((last.timestamp_ms(), last.sequence()), (T + 2, 0));
-    generator.halt();
-    assert_eq!(generator.try_next_id_now(), Err(GenerateError::Halted));
+    // A fenced generator's halt: at once, as every other refusal.
+    let fenced = FencedGenerator::new(Identity::new(1, 1).unwrap()).with_clock(Arc::clone(&clock));
+    fenced.halt();
+    assert_eq!(fenced.try_next_id_now(), Err(GenerateError::Halted));
 }
 
 #[test]
@@ -503,7 +504,8 @@ fn debug_shows_the_identity() {
 #[test]
 fn the_ceiling_is_the_last_millisecond_issued() {
     let clock = ManualClock::at(T);
-    let generator = Generator::new(Identity::new(1, 1).unwrap()).with_clock(Arc::clone(&clock));
+    let generator =
+        FencedGenerator::new(Identity::new(1, 1).unwrap()).with_clock(Arc::clone(&clock));
     generator.set_ceiling(Some(T));
     let mut ids = vec![Snowflake::MAX; 4096];
     generator.try_fill(&mut ids).unwrap();
@@ -529,9 +531,47 @@ fn the_ceiling_is_the_last_millisecond_issued() {
     assert_eq!(generator.try_next_id().unwrap().timestamp_ms(), T + 5);
 }
 
+/// The hot path (one comparison against the ceiling's millisecond) and the general one
+/// (`try_fill`) refuse and issue alike, at every ceiling around the clock, the epoch and the
+/// format's end.
+#[test]
+fn the_hot_path_and_the_general_one_agree_on_the_ceiling() {
+    for now in [T, TWITTER_EPOCH_MS, MAX_TIMESTAMP_MS] {
+        let ceilings = [
+            Some(0),
+            Some(TWITTER_EPOCH_MS - 1),
+            Some(now - 1),
+            Some(now),
+            Some(now + 1),
+            Some(MAX_TIMESTAMP_MS),
+            Some(u64::MAX - 1),
+            Some(u64::MAX),
+            None,
+        ];
+        for ceiling in ceilings {
+            let fenced = || {
+                let generator = FencedGenerator::new(Identity::new(1, 1).unwrap())
+                    .with_clock(ManualClock::at(now));
+                generator.set_ceiling(ceiling);
+                generator
+            };
+            let one = fenced().try_next_id();
+            let mut batch = [Snowflake::MAX; 1];
+            let general = fenced().try_fill(&mut batch).map(|()| batch[0]);
+            assert_eq!(one, general, "clock {now}, ceiling {ceiling:?}");
+            assert_eq!(
+                one.is_ok(),
+                ceiling.is_none_or(|c| c >= now),
+                "clock {now}, ceiling {ceiling:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_ceiling_below_the_epoch_refuses_everything() {
-    let generator = Generator::new(Identity::new(1, 1).unwrap()).with_clock(ManualClock::at(T));
+    let generator =
+        FencedGenerator::new(Identity::new(1, 1).unwrap()).with_clock(ManualClock::at(T));
     generator.set_ceiling(Some(0));
     assert!(matches!(
         generator.try_next_id(),
@@ -545,7 +585,7 @@ fn a_ceiling_below_the_epoch_refuses_everything() {
 #[test]
 fn nothing_is_issued_after_halt_returns() {
     use std::sync::atomic::AtomicBool;
-    let generator = Generator::new(Identity::new(1, 1).unwrap());
+    let generator = FencedGenerator::new(Identity::new(1, 1).unwrap());
     let halted = AtomicBool::new(false);
     let late = AtomicU64::new(0);
     let issued = AtomicU64::new(0);
@@ -596,7 +636,7 @@ fn ceiling_and_halt_messages() {
 #[test]
 fn the_floor_keeps_ids_above_a_high_water_mark() {
     let clock = ManualClock::at(T);
-    let generator = Generator::new(Identity::new(1, 1).unwrap())
+    let generator = FencedGenerator::new(Identity::new(1, 1).unwrap())
         .with_clock(Arc::clone(&clock))
         .with_tolerance(Duration::from_millis(5));
     generator.raise_floor(T - 100);
@@ -628,24 +668,26 @@ fn the_floor_keeps_ids_above_a_high_water_mark() {
 #[test]
 fn a_lower_floor_never_rewinds_the_generator() {
     let clock = ManualClock::at(T);
-    let generator = Generator::new(Identity::new(1, 1).unwrap()).with_clock(Arc::clone(&clock));
-    let a = generator.next_id();
+    let generator =
+        FencedGenerator::new(Identity::new(1, 1).unwrap()).with_clock(Arc::clone(&clock));
+    let a = generator.try_next_id().unwrap();
     generator.raise_floor(T - 5);
-    let b = generator.next_id();
+    let b = generator.try_next_id().unwrap();
     assert!(b > a, "{b:?} after {a:?}");
     assert_eq!((b.timestamp_ms(), b.sequence()), (T, a.sequence() + 1));
     // Nor across a halt.
     generator.halt();
     generator.raise_floor(T - 5);
     generator.resume();
-    let c = generator.next_id();
+    let c = generator.try_next_id().unwrap();
     assert_eq!((c.timestamp_ms(), c.sequence()), (T, b.sequence() + 1));
 }
 
 #[test]
 fn a_floor_at_the_end_of_time_is_clamped_to_it() {
     let clock = ManualClock::at(T);
-    let generator = Generator::new(Identity::new(1, 1).unwrap()).with_clock(Arc::clone(&clock));
+    let generator =
+        FencedGenerator::new(Identity::new(1, 1).unwrap()).with_clock(Arc::clone(&clock));
     generator.raise_floor(u64::MAX);
     // The floor is the millisecond after the last one: every ID is refused, and the
     // distance names the last one exactly.
@@ -656,10 +698,10 @@ fn a_floor_at_the_end_of_time_is_clamped_to_it() {
             tolerance_ms: 1000
         })
     );
-    let last =
-        Generator::new(Identity::new(1, 1).unwrap()).with_clock(ManualClock::at(MAX_TIMESTAMP_MS));
+    let last = FencedGenerator::new(Identity::new(1, 1).unwrap())
+        .with_clock(ManualClock::at(MAX_TIMESTAMP_MS));
     last.raise_floor(MAX_TIMESTAMP_MS - 1);
-    assert_eq!(last.next_id().timestamp_ms(), MAX_TIMESTAMP_MS);
+    assert_eq!(last.try_next_id().unwrap().timestamp_ms(), MAX_TIMESTAMP_MS);
 }
 
 #[test]
@@ -732,6 +774,22 @@ fn a_generator_says_its_identity() {
     );
 }
 
+/// The rule a caller waiting on a timer asks, through `__private` (the server's queue).
+fn check_wait<C: Clock>(
+    generator: &Generator<C>,
+    from_ms: u64,
+    until_ms: u64,
+    waited: Duration,
+) -> Result<(), GenerateError> {
+    snowflake_runtime::__private::check_wait(
+        generator.clock(),
+        generator.tolerance(),
+        from_ms,
+        until_ms,
+        waited,
+    )
+}
+
 #[test]
 fn a_wait_is_a_stalled_clock_only_past_its_budget_and_before_its_millisecond() {
     let clock = ManualClock::at(T);
@@ -778,8 +836,9 @@ fn try_fill_now_takes_what_is_left_then_would_wait() {
     assert!(ids.windows(2).all(|w| w[0] < w[1]));
     assert_eq!((ids[4096].timestamp_ms(), ids[4096].sequence()), (T + 1, 0));
     assert_eq!(generator.try_fill_now(&mut []), Ok(0));
-    generator.halt();
-    assert_eq!(generator.try_fill_now(&mut ids), Err(GenerateError::Halted));
+    let fenced = FencedGenerator::new(Identity::new(1, 1).unwrap()).with_clock(Arc::clone(&now));
+    fenced.halt();
+    assert_eq!(fenced.try_fill_now(&mut ids), Err(GenerateError::Halted));
 }
 
 /// `next_id_async` and `fill_async`: the generator's waits, on tokio's timer.
@@ -837,9 +896,13 @@ mod on_tokios_timer {
     async fn next_id_async_passes_other_errors_at_once() {
         let clock = ManualClock::at(T);
         let generator = used_up(&clock, 1000);
-        generator.halt();
-        assert_eq!(generator.next_id_async().await, Err(GenerateError::Halted));
-        generator.resume();
+        clock.set(TWITTER_EPOCH_MS - 1);
+        assert_eq!(
+            generator.next_id_async().await,
+            Err(GenerateError::ClockBeforeEpoch {
+                now_ms: TWITTER_EPOCH_MS - 1
+            })
+        );
         clock.set(T - 5_000);
         assert!(matches!(
             generator.next_id_async().await,

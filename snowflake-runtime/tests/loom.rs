@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use loom::sync::Arc;
 use loom::sync::atomic::{AtomicU64, Ordering};
-use snowflake_runtime::fence::Fence;
+use snowflake_runtime::fence::FencedGenerator;
 use snowflake_runtime::{Clock, Generator, Identity, Snowflake};
 use snowflake_test_support::T;
 
@@ -86,7 +86,8 @@ static SAW_THE_HALT: AtomicUsize = AtomicUsize::new(0);
 fn nothing_is_issued_after_a_halt_that_was_seen() {
     loom::model(|| {
         let generator = Arc::new(
-            Generator::new(Identity::new(1, 1).unwrap()).with_clock(ModelClock(AtomicU64::new(T))),
+            FencedGenerator::new(Identity::new(1, 1).unwrap())
+                .with_clock(ModelClock(AtomicU64::new(T))),
         );
         let halted = Arc::new(loom::sync::atomic::AtomicBool::new(false));
         let issuer = {
@@ -129,7 +130,8 @@ static RESUMED_AND_ISSUED: AtomicUsize = AtomicUsize::new(0);
 fn a_resume_brings_the_ceiling_set_before_it() {
     loom::model(|| {
         let generator = Arc::new(
-            Generator::new(Identity::new(1, 1).unwrap()).with_clock(ModelClock(AtomicU64::new(T))),
+            FencedGenerator::new(Identity::new(1, 1).unwrap())
+                .with_clock(ModelClock(AtomicU64::new(T))),
         );
         // Lost: halted, its ceiling behind the clock.
         generator.set_ceiling(Some(T - 1));

@@ -49,7 +49,7 @@ fn rejects_sign_bit_number() {
     let err = serde_json::from_str::<Snowflake>("9223372036854775808").unwrap_err();
     assert!(
         err.to_string()
-            .starts_with("invalid value: integer `9223372036854775808`, expected a snowflake id"),
+            .starts_with("invalid value: integer `9223372036854775808`, expected an ID"),
         "{err}"
     );
 }
@@ -59,7 +59,7 @@ fn rejects_negative_number() {
     let err = serde_json::from_str::<Snowflake>("-1").unwrap_err();
     assert!(
         err.to_string()
-            .starts_with("invalid value: integer `-1`, expected a snowflake id"),
+            .starts_with("invalid value: integer `-1`, expected an ID"),
         "{err}"
     );
 }
@@ -69,13 +69,13 @@ fn rejects_bad_strings() {
     let err = serde_json::from_str::<Snowflake>(r#""12a""#).unwrap_err();
     assert!(
         err.to_string()
-            .starts_with(r#"invalid snowflake id "12a": invalid character `a` at byte 2"#),
+            .starts_with(r#"invalid ID "12a": invalid character `a` at byte 2"#),
         "{err}"
     );
     let err = serde_json::from_str::<Snowflake>(r#""9223372036854775808""#).unwrap_err();
     assert!(
         err.to_string().starts_with(
-            r#"invalid snowflake id "9223372036854775808": number too large: a snowflake id is at most 9223372036854775807"#
+            r#"invalid ID "9223372036854775808": number too large: an ID is at most 9223372036854775807"#
         ),
         "{err}"
     );
@@ -86,7 +86,7 @@ fn rejects_other_types() {
     let err = serde_json::from_str::<Snowflake>("1.5").unwrap_err();
     assert!(
         err.to_string()
-            .starts_with("invalid type: floating point `1.5`, expected a snowflake id"),
+            .starts_with("invalid type: floating point `1.5`, expected an ID"),
         "{err}"
     );
     assert!(serde_json::from_str::<Snowflake>("null").is_err());
@@ -182,7 +182,7 @@ fn as_string_option_and_vec_refuse_what_is_no_id() {
         r#"{"children":[9223372036854775808]}"#,
     ] {
         let err = serde_json::from_str::<Nullable>(json).unwrap_err();
-        assert!(err.to_string().contains("snowflake id"), "{json}: {err}");
+        assert!(err.to_string().contains("an ID"), "{json}: {err}");
     }
     let err = serde_json::from_str::<Nullable>(r#"{"children":"1"}"#).unwrap_err();
     assert!(err.to_string().contains("expected a sequence"), "{err}");

@@ -157,11 +157,28 @@ fn segments_tile_the_64_bits() {
 #[test]
 fn identities_are_the_1024_pairs() {
     for index in 0..Identity::COUNT {
-        let identity = Identity::from_index(index);
+        let identity = Identity::try_from_index(index).unwrap();
         assert_eq!(identity.index(), index);
         let again = Identity::new(identity.datacenter().into(), identity.machine().into());
         assert_eq!(again, Ok(identity));
     }
+    // Past the last, an error naming the index, never a wrap to another identity.
+    let past = Identity::try_from_index(Identity::COUNT).unwrap_err();
+    assert_eq!(
+        past.to_string(),
+        "1024 is out of range: an identity's index is in 0..=1023"
+    );
+    assert_eq!(past.value(), 1024);
+    assert_eq!(
+        Identity::try_from_index(u16::MAX).unwrap_err().value(),
+        65535
+    );
+    // `all` is every index in order, both ways.
+    let by_index: Vec<_> = (0..Identity::COUNT)
+        .map(|index| Identity::try_from_index(index).unwrap())
+        .collect();
+    assert!(Identity::all().eq(by_index.iter().copied()));
+    assert!(Identity::all().rev().eq(by_index.iter().rev().copied()));
     assert_eq!(
         Identity::new(32, 0),
         Err(FieldRangeError::DatacenterOutOfRange(32))

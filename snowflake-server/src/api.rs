@@ -164,7 +164,7 @@ pub(crate) async fn decode(
     let Ok(Path(text)) = path else {
         return Err(ApiError::field(
             "id",
-            "the ID in the path is not valid UTF-8: a snowflake id is decimal digits",
+            "the ID in the path is not valid UTF-8: an ID is decimal digits",
         ));
     };
     let id = decode_text(&text, Spaces::Kept).map_err(|e| FieldError {

@@ -64,7 +64,7 @@ pub fn check(data: &[u8]) {
         .enable_time()
         .build()
         .expect("a runtime");
-    let identity = Identity::from_index(0);
+    let identity = Identity::try_from_index(0).expect("index 0 is 00/00");
     let state = Arc::new(AppState {
         issuer: Issuer::Unleased(Generator::new(identity)),
         queue: fair::Queue::default(),

@@ -177,7 +177,6 @@ impl<C: Clock + 'static> Issuer<C> {
 mod tests {
     use std::sync::Arc;
 
-    use snowflake_kit::fence::Fence;
     use snowflake_test_support::T;
     use snowflake_test_support::clock::ManualClock;
 
@@ -263,16 +262,17 @@ mod tests {
 
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn other_errors_pass_at_once() {
-        let (_, issuer) = used_up().await;
-        let Issuer::Unleased(generator) = &issuer else {
-            unreachable!("an unleased issuer");
-        };
-        generator.halt();
+        let (clock, issuer) = used_up().await;
+        // Further back than the 1 s the generator waits out.
+        clock.set(T - 5_000);
         let started = tokio::time::Instant::now();
         let Err(Refusal(reason)) = issuer.next_id(&Queue::default()).await else {
-            panic!("an ID from a halted generator");
+            panic!("an ID from a clock an hour back");
         };
-        assert_eq!(reason, "the identity's lease was lost; claiming it again");
+        assert_eq!(
+            reason,
+            "the clock moved backwards by 5000 ms, more than the 1000 ms the generator waits out"
+        );
         assert_eq!(started.elapsed(), Duration::ZERO);
     }
 

@@ -165,7 +165,7 @@ fn ids_are_distinct_increasing_strings() {
     assert_eq!(ids.len(), 4096);
     assert!(ids.windows(2).all(|w| w[0] < w[1]));
     assert!(ids[0] > id);
-    let decoded = snowflake_kit::Snowflake::from_u64(ids[0]).unwrap();
+    let decoded = snowflake_kit::Snowflake::try_from_u64(ids[0]).unwrap();
     assert_eq!((decoded.datacenter(), decoded.machine()), (3, 4));
     assert_eq!(
         app.get("/v1/ids").json()["ids"].as_array().unwrap().len(),

@@ -443,7 +443,7 @@ async fn the_json_api_stays_in_english_whatever_the_language() {
         let body: serde_json::Value = serde_json::from_str(&decoded.body).unwrap();
         assert_eq!(
             body["error"]["message"],
-            "invalid character `x` at byte 2: a snowflake id is decimal digits only"
+            "invalid character `x` at byte 2: an ID is decimal digits only"
         );
     }
 }

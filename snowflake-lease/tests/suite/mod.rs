@@ -85,7 +85,7 @@ pub(crate) fn options(dc: u64, machine: u64, ttl_secs: u64) -> LeaseOptions {
 /// The millisecond of each ID.
 pub(crate) fn millis(ids: &[u64]) -> HashSet<u64> {
     ids.iter()
-        .map(|&id| Snowflake::from_u64(id).unwrap().timestamp_ms())
+        .map(|&id| Snowflake::try_from_u64(id).unwrap().timestamp_ms())
         .collect()
 }
 

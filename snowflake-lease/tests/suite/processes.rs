@@ -31,7 +31,7 @@ pub(crate) async fn a_killed_holder_frees_its_identity_within_the_ttl<F: Process
     // Its lease's end at the store (at most the TTL after the kill), then the claim and
     // the wait for the clock to pass the mark it left (the window, which runs meanwhile).
     assert!(took_over < Duration::from_millis(3500), "{took_over:?}");
-    assert!(first.timestamp_ms() > Snowflake::from_u64(last).unwrap().timestamp_ms());
+    assert!(first.timestamp_ms() > Snowflake::try_from_u64(last).unwrap().timestamp_ms());
 }
 
 /// SIGSTOP past the lease: the successor, its clock behind, takes the identity and issues

@@ -4,14 +4,14 @@
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 
-use crate::Snowflake;
+use crate::snowflake::Snowflake;
 
 /// Every valid ID, from eight bytes of input (missing bytes read as 0).
 impl<'a> Arbitrary<'a> for Snowflake {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        // Never `None`: the sign bit is cleared.
-        Snowflake::from_u64(u64::arbitrary(u)? & Snowflake::MAX.as_u64())
-            .ok_or(arbitrary::Error::IncorrectFormat)
+        // Never an error: the sign bit is cleared.
+        Snowflake::try_from_u64(u64::arbitrary(u)? & Snowflake::MAX.as_u64())
+            .map_err(|_| arbitrary::Error::IncorrectFormat)
     }
 
     fn size_hint(depth: usize) -> (usize, Option<usize>) {

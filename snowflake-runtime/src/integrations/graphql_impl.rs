@@ -8,7 +8,7 @@ use std::string::ToString;
 
 use async_graphql::{InputValueError, InputValueResult, Number, Scalar, ScalarType, Value};
 
-use crate::Snowflake;
+use crate::snowflake::Snowflake;
 
 /// A Snowflake ID (Twitter layout), as a string of decimal digits from "0" to
 /// "9223372036854775807": 41 bits of milliseconds since 2010-11-04T01:42:54.657Z, 5 of
@@ -18,12 +18,12 @@ use crate::Snowflake;
 impl ScalarType for Snowflake {
     fn parse(value: Value) -> InputValueResult<Self> {
         match &value {
-            Value::String(text) => text.parse().map_err(|err| {
-                InputValueError::custom(format!("invalid snowflake id {text:?}: {err}"))
-            }),
+            Value::String(text) => text
+                .parse()
+                .map_err(|err| InputValueError::custom(format!("invalid ID {text:?}: {err}"))),
             Value::Number(number) => from_number(number).ok_or_else(|| {
                 InputValueError::custom(format!(
-                    "invalid snowflake id {number}: expected an integer in 0..={}",
+                    "invalid ID {number}: expected an integer in 0..={}",
                     Snowflake::MAX
                 ))
             }),
@@ -38,5 +38,7 @@ impl ScalarType for Snowflake {
 
 /// An integer in range; a float, a negative number or one past `Snowflake::MAX` is not.
 fn from_number(number: &Number) -> Option<Snowflake> {
-    number.as_u64().and_then(Snowflake::from_u64)
+    number
+        .as_u64()
+        .and_then(|n| Snowflake::try_from_u64(n).ok())
 }

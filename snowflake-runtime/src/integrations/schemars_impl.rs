@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 
 use super::DESCRIPTION;
-use crate::Snowflake;
+use crate::snowflake::Snowflake;
 
 /// An integer, format int64, from `Snowflake::MIN` to `Snowflake::MAX`.
 impl JsonSchema for Snowflake {
@@ -32,7 +32,7 @@ impl JsonSchema for Snowflake {
 
 /// A string of decimal digits matching `PATTERN`.
 #[cfg(feature = "serde")]
-impl JsonSchema for crate::as_string::SnowflakeString {
+impl JsonSchema for crate::serde_impl::as_string::SnowflakeString {
     fn schema_name() -> Cow<'static, str> {
         Cow::Borrowed("SnowflakeString")
     }
@@ -44,7 +44,7 @@ impl JsonSchema for crate::as_string::SnowflakeString {
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({
             "type": "string",
-            "pattern": crate::as_string::PATTERN,
+            "pattern": crate::serde_impl::as_string::PATTERN,
             "description": std::format!("{DESCRIPTION}; as a string of decimal digits"),
         })
     }

@@ -9,7 +9,7 @@ use utoipa::openapi::{RefOr, Schema};
 use utoipa::{PartialSchema, ToSchema};
 
 use super::DESCRIPTION;
-use crate::Snowflake;
+use crate::snowflake::Snowflake;
 
 /// An integer, format int64, from `Snowflake::MIN` to `Snowflake::MAX`.
 impl PartialSchema for Snowflake {
@@ -41,7 +41,7 @@ mod as_string {
     use utoipa::{PartialSchema, ToSchema};
 
     use super::DESCRIPTION;
-    use crate::as_string::{PATTERN, SnowflakeString};
+    use crate::serde_impl::as_string::{PATTERN, SnowflakeString};
 
     /// A string of decimal digits matching `PATTERN`.
     impl PartialSchema for SnowflakeString {

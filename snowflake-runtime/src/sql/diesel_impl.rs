@@ -9,7 +9,7 @@ use diesel::expression::AsExpression;
 use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::{BigInt, Nullable, SingleValue};
 
-use crate::Snowflake;
+use crate::snowflake::Snowflake;
 
 /// Reads a `BigInt` on every backend whose `i64` reads one; a negative value is an error
 /// naming it.

@@ -8,7 +8,7 @@ use std::error::Error;
 use bytes::BytesMut;
 use postgres_types::{FromSql, IsNull, ToSql, Type, accepts, to_sql_checked};
 
-use crate::Snowflake;
+use crate::snowflake::Snowflake;
 
 /// Writes the ID as an INT8.
 impl ToSql for Snowflake {

@@ -12,7 +12,8 @@ use sea_orm::{
     Value,
 };
 
-use crate::{IdRangeError, Snowflake};
+use crate::error::IdRangeError;
+use crate::snowflake::Snowflake;
 
 /// Binds the ID as a BIGINT.
 impl From<Snowflake> for Value {

@@ -8,7 +8,7 @@ use sqlx::encode::{Encode, IsNull};
 use sqlx::error::BoxDynError;
 use sqlx::types::Type;
 
-use crate::Snowflake;
+use crate::snowflake::Snowflake;
 
 /// The column type of `i64`: BIGINT (INT8) in `PostgreSQL`, INTEGER in `SQLite`.
 impl<DB: Database> Type<DB> for Snowflake

@@ -39,7 +39,13 @@ impl<C: Clock> Source<C> for Generator<C> {
         until_ms: u64,
         waited: Duration,
     ) -> Result<(), GenerateError> {
-        snowflake_kit::__private::check_wait(self, from_ms, until_ms, waited)
+        snowflake_kit::__private::check_wait(
+            self.clock(),
+            self.tolerance(),
+            from_ms,
+            until_ms,
+            waited,
+        )
     }
 }
 
@@ -62,6 +68,12 @@ impl<C: Clock + 'static> Source<C> for LeasedGenerator<C> {
         until_ms: u64,
         waited: Duration,
     ) -> Result<(), GenerateError> {
-        snowflake_lease::__private::check_wait(self, from_ms, until_ms, waited)
+        snowflake_kit::__private::check_wait(
+            self.clock(),
+            self.tolerance(),
+            from_ms,
+            until_ms,
+            waited,
+        )
     }
 }

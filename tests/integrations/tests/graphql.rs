@@ -26,7 +26,10 @@ impl Query {
     async fn tweet(&self, id: Snowflake) -> Tweet {
         Tweet {
             id,
-            in_reply_to: id.as_u64().checked_sub(1).and_then(Snowflake::from_u64),
+            in_reply_to: id
+                .as_u64()
+                .checked_sub(1)
+                .and_then(|n| Snowflake::try_from_u64(n).ok()),
             machine: id.machine(),
         }
     }
@@ -93,18 +96,18 @@ async fn reads_an_integer_too() {
 #[tokio::test]
 async fn a_bad_literal_is_an_error_naming_it() {
     for (literal, named) in [
-        (r#""-1""#, r#"invalid snowflake id "-1""#),
+        (r#""-1""#, r#"invalid ID "-1""#),
         (
             r#""9223372036854775808""#,
-            r#"invalid snowflake id "9223372036854775808""#,
+            r#"invalid ID "9223372036854775808""#,
         ),
-        (r#""12x""#, r#"invalid snowflake id "12x""#),
-        (r#""""#, r#"invalid snowflake id """#),
+        (r#""12x""#, r#"invalid ID "12x""#),
+        (r#""""#, r#"invalid ID """#),
         (
             "-1",
-            "invalid snowflake id -1: expected an integer in 0..=9223372036854775807",
+            "invalid ID -1: expected an integer in 0..=9223372036854775807",
         ),
-        ("1.5", "invalid snowflake id 1.5"),
+        ("1.5", "invalid ID 1.5"),
         ("true", "found true"),
     ] {
         let (data, errors) = run(format!("{{ tweet(id: {literal}) {{ id }} }}")).await;
@@ -118,12 +121,12 @@ async fn a_bad_literal_is_an_error_naming_it() {
 #[tokio::test]
 async fn a_bad_variable_is_an_error_naming_it() {
     for (id, named) in [
-        (json!("-5"), r#"invalid snowflake id "-5""#),
+        (json!("-5"), r#"invalid ID "-5""#),
         (
             json!(9_223_372_036_854_775_808_u64),
-            "invalid snowflake id 9223372036854775808",
+            "invalid ID 9223372036854775808",
         ),
-        (json!(-5), "invalid snowflake id -5"),
+        (json!(-5), "invalid ID -5"),
     ] {
         let request =
             Request::new(BY_VARIABLE).variables(Variables::from_json(json!({ "id": id })));

@@ -56,7 +56,7 @@ macro_rules! database_tests {
                 let found = event::Entity::find_by_id(id).one(&db).await.unwrap();
                 assert_eq!(found, Some(event::Model { id, reply_to: None }));
             }
-            let missing = Snowflake::from_u64(1).unwrap();
+            let missing = Snowflake::try_from_u64(1).unwrap();
             assert_eq!(event::Entity::find_by_id(missing).one(&db).await.unwrap(), None);
         }
 

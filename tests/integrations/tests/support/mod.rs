@@ -24,8 +24,8 @@ pub(crate) fn ids() -> Vec<Snowflake> {
     let mut ids = vec![Snowflake::MIN, Snowflake::MAX, TWEET.parse().unwrap()];
     for power in 0..19 {
         let ten = 10u64.pow(power);
-        ids.extend([ten - 1, ten, ten + 1].map(|n| Snowflake::from_u64(n).unwrap()));
+        ids.extend([ten - 1, ten, ten + 1].map(|n| Snowflake::try_from_u64(n).unwrap()));
     }
-    ids.extend(bits(1_000).map(|bits| Snowflake::from_u64(bits >> 1).unwrap()));
+    ids.extend(bits(1_000).map(|bits| Snowflake::try_from_u64(bits >> 1).unwrap()));
     ids
 }

@@ -10,8 +10,7 @@ use snowflake_test_support::T;
 use snowflake_test_support::clock::ScriptClock;
 
 /// The message of a negative BIGINT read as a `Snowflake`, through every library.
-pub(crate) const NEGATIVE_FIVE: &str =
-    "-5 is out of range: a snowflake id is in 0..=9223372036854775807";
+pub(crate) const NEGATIVE_FIVE: &str = "-5 is out of range: an ID is in 0..=9223372036854775807";
 
 /// The epoch's first ID (0), a tweet, the largest fields in one millisecond, and the last
 /// ID of 2080 (`i64::MAX`).
