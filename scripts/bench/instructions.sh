@@ -8,7 +8,9 @@
 # its reading.
 #   bash scripts/bench/instructions.sh [CALLS] [PROFILE]
 # CALLS 200000 and PROFILE bench-lto (fat LTO, one codegen unit: a user's LTO build) by
-# default; `release` for the default release profile. Needs valgrind (Debian: valgrind).
+# default; `bench-thin` for thin LTO, `release` for the default release profile, as users
+# build the peers too. The clocks alone come last: each generator's figure includes its
+# clock's. Needs valgrind (Debian: valgrind).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 calls=${1:-200000}
@@ -30,7 +32,7 @@ count() {
 
 printf '| generator (%s, %s calls) | instructions per call | vs plain |\n| --- | ---: | ---: |\n' "$profile" "$calls"
 plain=
-for contender in plain next_id try_next_id fill leased snowdon snowflaked rs-snowflake twitter_snowflake; do
+for contender in plain next_id try_next_id fill fenced leased snowdon snowflaked rs-snowflake twitter_snowflake clock systemtime instant; do
     ir=$(( $(count "$contender" "$calls") - $(count "$contender" 0) ))
     per=$(awk -v ir="$ir" -v n="$calls" 'BEGIN { printf "%.1f", ir / n }')
     [ -n "$plain" ] || plain=$per

@@ -4,17 +4,21 @@
 //! callgrind is told to count (`--toggle-collect`), so that start-up, a runtime's threads
 //! and the lease's holder task are not in the figure.
 //!
-//! Contenders: `next_id`, `try_next_id`, `fill` (per ID, in slices of 4,096; see `fill`), `leased`
+//! Contenders: `next_id`, `try_next_id`, `fill` (per ID, in slices of 4,096; see `fill`), `fenced`
+//! (`FencedGenerator::try_next_id`, its ceiling far ahead), `leased`
 //! (`LeasedGenerator::try_next_id` on the memory store), `plain` (the reference: one
 //! `SystemTime` reading, one CAS), `snowdon`, `snowflaked`, `rs-snowflake` and
-//! `twitter_snowflake` (both behind a `Mutex`, as their users share them).
+//! `twitter_snowflake` (both behind a `Mutex`, as their users share them); and the clocks
+//! alone, each generator's share: `clock` (our `SystemClock`), `systemtime` (`SystemTime`
+//! in Unix ms, the reading of the reference and of most peers) and `instant` (`Instant`).
 
 use std::hint::black_box;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use snowflake_bench::{Contender, Plain, Snowdon, ours};
-use snowflake_kit::{Clock, Generator, Snowflake};
+use snowflake_kit::fence::FencedGenerator;
+use snowflake_kit::{Clock, Generator, Snowflake, SystemClock};
 use snowflake_lease::{Identity, LeaseOptions, LeasedGenerator, MemStore};
 
 /// The counted loop. Never inlined, so that callgrind can find it by name.
@@ -49,6 +53,23 @@ fn main() {
             });
         }
         "fill" => fill(calls, &ours()),
+        "fenced" => {
+            // The generator a lease holder runs, its ceiling far ahead: the fence's own cost.
+            let generator = FencedGenerator::new(Identity::new(1, 1).expect("in range"));
+            generator.set_ceiling(Some(u64::MAX - 1));
+            measure(calls, &mut || {
+                let _ = black_box(generator.try_next_id());
+            });
+        }
+        "clock" => measure(calls, &mut || {
+            black_box(SystemClock.now_ms());
+        }),
+        "systemtime" => measure(calls, &mut || {
+            black_box(snowflake_bench::wall_ms());
+        }),
+        "instant" => measure(calls, &mut || {
+            black_box(Instant::now());
+        }),
         "leased" => leased(calls),
         "plain" => contend(calls, &Plain::new(33)),
         "snowdon" => contend(calls, &Snowdon::default()),
@@ -98,7 +119,8 @@ fn leased(calls: u64) {
         .enable_all()
         .build()
         .expect("a runtime");
-    let mut options = LeaseOptions::default().exact(Identity::from_index(0));
+    let mut options =
+        LeaseOptions::default().exact(Identity::try_from_index(0).expect("an index below 1,024"));
     options.ttl = Duration::from_secs(30);
     let generator = runtime
         .block_on(LeasedGenerator::start(MemStore::new(), options))
