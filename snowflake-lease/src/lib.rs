@@ -55,7 +55,11 @@
 //! - **The clock jumps ahead**: reservations advance no faster than real time
 //!   since the claim (plus a second), so one bad reading cannot push the HWM far
 //!   ahead for every later holder; IDs are refused meanwhile, and a clock still
-//!   ahead after three TTLs stops the holder ([`State::Stopped`]).
+//!   ahead after three TTLs stops the holder ([`State::Stopped`] with
+//!   [`Loss::ClockAhead`]) and frees the identity, never claiming it again, which would
+//!   commit the jumped time. The `SystemClock` follows the wall clock forward, so a
+//!   wall clock set ahead is such a jump: by up to that second, its IDs follow it at
+//!   once; by more, the holder stops unless the wall clock comes back within three TTLs.
 
 mod acquire;
 mod error;
@@ -86,29 +90,3 @@ pub use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError,
 #[cfg(all(doctest, feature = "postgres"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
-
-/// Not API: what `snowflake-server` shares with this crate. It may change in any release;
-/// depend on none of it.
-#[doc(hidden)]
-pub mod __private {
-    use std::time::Duration;
-
-    use snowflake_runtime::{Clock, GenerateError};
-
-    use crate::LeasedGenerator;
-
-    /// Whether a wait for the clock on a timer has gone on too long, by the generator's
-    /// own rule: for the server's timer queue.
-    ///
-    /// # Errors
-    ///
-    /// `GenerateError::ClockStalled`, or the clock's own errors.
-    pub fn check_wait<C: Clock + 'static>(
-        generator: &LeasedGenerator<C>,
-        from_ms: u64,
-        until_ms: u64,
-        waited: Duration,
-    ) -> Result<(), GenerateError> {
-        generator.check_wait(from_ms, until_ms, waited)
-    }
-}
