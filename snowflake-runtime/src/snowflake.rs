@@ -55,7 +55,7 @@ const SEQUENCE_MASK: u64 = MAX_SEQUENCE as u64;
 /// - the sequence tells apart the IDs of one identity in one millisecond.
 ///
 /// The layout's constants ([`TIMESTAMP_BITS`](crate::layout::TIMESTAMP_BITS), [`TWITTER_EPOCH_MS`](crate::layout::TWITTER_EPOCH_MS)
-/// and the rest) are this drawing as numbers, and [`Segment`] as data.
+/// and the rest) are this drawing as numbers, and [`Segment`](crate::layout::Segment) as data.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(transparent)]
 pub struct Snowflake(u64);
