@@ -15,6 +15,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use snowflake_kit::__private::check_wait;
 use snowflake_kit::{Clock, GenerateError};
 use tokio::sync::Mutex;
 
@@ -92,8 +93,8 @@ impl Queue {
     pub(crate) async fn issue_one<T>(
         &self,
         take: impl FnMut() -> Result<T, GenerateError>,
-        check_wait: impl Fn(u64, u64, Duration) -> Result<(), GenerateError>,
         clock: &impl Clock,
+        tolerance: Duration,
     ) -> Result<T, GenerateError> {
         let lane = Lane {
             turn: &self.single_turn,
@@ -101,19 +102,20 @@ impl Queue {
             yields_to: None,
             patience: self.patience,
         };
-        lane.issue(take, check_wait, clock).await
+        lane.issue(take, clock, tolerance).await
     }
 
     /// `take` until it is done: it issues what it can at once and says
-    /// [`GenerateError::WouldWait`] for the rest. Whether the clock has stalled meanwhile
-    /// is the generator's to say (`check_wait`), which says so only of a clock that did
-    /// not reach the millisecond, never of a wait behind other requests. Its errors are
-    /// the generator's, as they came: what they mean for a request is the issuer's to say.
+    /// [`GenerateError::WouldWait`] for the rest, from a generator on `clock` with
+    /// `tolerance`. Whether the clock has stalled meanwhile is judged by the generator's
+    /// own rule (`check_wait`), which says so only of a clock that did not reach the
+    /// millisecond, never of a wait behind other requests. Its errors are the generator's,
+    /// as they came: what they mean for a request is the issuer's to say.
     pub(crate) async fn issue<T>(
         &self,
         take: impl FnMut() -> Result<T, GenerateError>,
-        check_wait: impl Fn(u64, u64, Duration) -> Result<(), GenerateError>,
         clock: &impl Clock,
+        tolerance: Duration,
     ) -> Result<T, GenerateError> {
         let lane = Lane {
             turn: &self.turn,
@@ -121,7 +123,7 @@ impl Queue {
             yields_to: Some(&self.singles),
             patience: self.patience,
         };
-        lane.issue(take, check_wait, clock).await
+        lane.issue(take, clock, tolerance).await
     }
 }
 
@@ -139,8 +141,8 @@ impl Lane<'_> {
     async fn issue<T>(
         &self,
         mut take: impl FnMut() -> Result<T, GenerateError>,
-        check_wait: impl Fn(u64, u64, Duration) -> Result<(), GenerateError>,
         clock: &impl Clock,
+        tolerance: Duration,
     ) -> Result<T, GenerateError> {
         let first = |tally: &Tally| tally.waiting() == 0;
         if first(self.tally) && self.yields_to.is_none_or(first) {
@@ -180,7 +182,7 @@ impl Lane<'_> {
             let now_ms = clock.now_ms();
             let (started, from_ms) =
                 *started.get_or_insert_with(|| (tokio::time::Instant::now(), now_ms));
-            check_wait(from_ms, until_ms, started.elapsed())?;
+            check_wait(clock, tolerance, from_ms, until_ms, started.elapsed())?;
             // tokio's timer fires on its own millisecond ticks, up to one late: a turn
             // that slept for the next millisecond would lose half of the milliseconds to
             // that. Within the last millisecond the turn yields instead, letting the
@@ -213,6 +215,9 @@ mod tests {
     /// A clock standing at `T`.
     const STILL: StoppedClock = StoppedClock(T);
 
+    /// A tolerance no wait in these tests runs past: a stall is not what they look at.
+    const NEVER_STALLS: Duration = Duration::MAX;
+
     /// A batch in `queue` whose millisecond is used up until `open`; counts the calls to
     /// its `take` in `calls`.
     fn batch(
@@ -230,7 +235,7 @@ mod tests {
                     Err(GenerateError::WouldWait { until_ms: T })
                 }
             };
-            queue.issue(take, |_, _, _| Ok(()), &STILL).await
+            queue.issue(take, &STILL, NEVER_STALLS).await
         })
     }
 
@@ -330,7 +335,7 @@ mod tests {
                         Ok(7)
                     }
                 };
-                queue.issue_one(take, |_, _, _| Ok(()), &STILL).await
+                queue.issue_one(take, &STILL, NEVER_STALLS).await
             })
         };
         turns().await;
@@ -357,8 +362,8 @@ mod tests {
                 queue
                     .issue_one(
                         || Err::<(), _>(GenerateError::WouldWait { until_ms: T }),
-                        |_, _, _| Ok(()),
                         &STILL,
+                        NEVER_STALLS,
                     )
                     .await
             })

@@ -2,17 +2,15 @@
 
 mod lease;
 mod refusal;
-mod source;
 
 use std::time::Duration;
 
-use snowflake_kit::{Clock, Generator, Identity, Snowflake, SystemClock};
+use snowflake_kit::{Clock, GenerateError, Generator, Identity, Snowflake, SystemClock};
 use snowflake_lease::{Choice, State, StoreKind};
 
 pub(crate) use self::lease::Lease;
 pub(crate) use self::refusal::Refusal;
 use self::refusal::refused;
-use self::source::Source;
 use crate::fair::Queue;
 
 /// The service's source of IDs, stamped with the clock `C`: the system's when it serves,
@@ -50,51 +48,64 @@ pub(crate) fn rfc3339(ms: u64) -> Option<String> {
     snowflake_kit::rfc3339::Rfc3339::new(ms).map(|time| time.to_string())
 }
 
-impl<C: Clock + 'static> Issuer<C> {
-    /// The generator that issues, if there is one now (shared by the tasks that wait on it).
-    fn source(&self) -> Result<&(dyn Source<C> + Sync), Refusal> {
-        match self {
-            Issuer::None => Err(Refusal(NO_IDENTITY.to_owned())),
-            Issuer::Unleased(generator) => Ok(generator),
-            Issuer::Leased(lease) => Ok(lease.generator()?),
-        }
+/// Fills `out` past `done` with what `try_fill_now` issues at once, until it is full; its
+/// `WouldWait` once the millisecond is spent, for the queue to wait on.
+fn take_into(
+    out: &mut [Snowflake],
+    done: &mut usize,
+    try_fill_now: impl Fn(&mut [Snowflake]) -> Result<usize, GenerateError>,
+) -> Result<(), GenerateError> {
+    while *done < out.len() {
+        *done += try_fill_now(&mut out[*done..])?;
     }
+    Ok(())
+}
 
+impl<C: Clock + 'static> Issuer<C> {
     /// One ID. Where the generator would wait for the clock (a used-up millisecond, a
     /// clock that stepped back), the task waits on a timer in `queue`: the worker thread
     /// goes on serving other requests.
     pub(crate) async fn next_id(&self, queue: &Queue) -> Result<Snowflake, Refusal> {
-        let source = self.source()?;
-        let id = queue
-            .issue_one(
-                || source.try_next_id_now(),
-                |from, until, waited| source.check_wait(from, until, waited),
-                source.clock(),
-            )
-            .await
-            .map_err(refused)?;
-        Ok(id)
+        match self {
+            Issuer::None => return Err(Refusal(NO_IDENTITY.to_owned())),
+            Issuer::Unleased(generator) => {
+                let take = || generator.try_next_id_now();
+                queue
+                    .issue_one(take, generator.clock(), generator.tolerance())
+                    .await
+            }
+            Issuer::Leased(lease) => {
+                let generator = lease.generator()?;
+                let take = || generator.try_next_id_now();
+                queue
+                    .issue_one(take, generator.clock(), generator.tolerance())
+                    .await
+            }
+        }
+        .map_err(refused)
     }
 
     /// `out.len()` IDs, increasing; waits for the clock as `next_id` does, taking what
     /// each millisecond has in its turn.
     pub(crate) async fn fill(&self, queue: &Queue, out: &mut [Snowflake]) -> Result<(), Refusal> {
-        let source = self.source()?;
         let mut done = 0;
-        queue
-            .issue(
-                || {
-                    // Each call takes what it can; `WouldWait` once this millisecond is spent.
-                    while done < out.len() {
-                        done += source.try_fill_now(&mut out[done..])?;
-                    }
-                    Ok(())
-                },
-                |from, until, waited| source.check_wait(from, until, waited),
-                source.clock(),
-            )
-            .await
-            .map_err(refused)
+        match self {
+            Issuer::None => return Err(Refusal(NO_IDENTITY.to_owned())),
+            Issuer::Unleased(generator) => {
+                let take = || take_into(out, &mut done, |rest| generator.try_fill_now(rest));
+                queue
+                    .issue(take, generator.clock(), generator.tolerance())
+                    .await
+            }
+            Issuer::Leased(lease) => {
+                let generator = lease.generator()?;
+                let take = || take_into(out, &mut done, |rest| generator.try_fill_now(rest));
+                queue
+                    .issue(take, generator.clock(), generator.tolerance())
+                    .await
+            }
+        }
+        .map_err(refused)
     }
 
     /// Whether an ID could be issued now: an identity held, its ceiling ahead of the clock.
