@@ -1,6 +1,7 @@
 //! [`LeaseError`]: why a leased generator could not start or go on.
 
 use core::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::store::{Identity, StoreError};
@@ -40,8 +41,8 @@ pub enum LeaseError {
         endpoint: String,
         /// How long it waited.
         timeout: Duration,
-        /// What the client said.
-        reason: String,
+        /// What the client said: the error's [`source`](std::error::Error::source).
+        cause: Cause,
     },
     /// The store refused the user: a wrong password, or no permission on the key prefix
     /// (etcd) or the schema (PostgreSQL).
@@ -52,8 +53,8 @@ pub enum LeaseError {
         user: Option<String>,
         /// What it was refused on: the key prefix (etcd) or the schema (PostgreSQL).
         scope: String,
-        /// What the store said.
-        reason: String,
+        /// What the store said: the error's [`source`](std::error::Error::source).
+        cause: Cause,
     },
     /// The PostgreSQL schema's tables are not the ones this crate makes (see
     /// `PgStore::schema_sql`): nothing is guessed or changed.
@@ -144,29 +145,26 @@ impl fmt::Display for LeaseError {
                 store,
                 endpoint,
                 timeout,
-                reason,
+                ..
             } => write!(
                 f,
-                "cannot reach {store} at {endpoint} (giving up after {timeout:?}): {reason}"
+                "cannot reach {store} at {endpoint} (giving up after {timeout:?})"
             ),
             LeaseError::Denied {
                 store,
                 user,
                 scope,
-                reason,
+                ..
             } => {
                 let what = match store {
                     StoreKind::Etcd => "prefix",
                     StoreKind::Postgres => "schema",
                 };
                 match user {
-                    Some(user) => write!(
-                        f,
-                        "{store} refused user {user:?} on the {what} {scope}: {reason}"
-                    ),
+                    Some(user) => write!(f, "{store} refused user {user:?} on the {what} {scope}"),
                     None => write!(
                         f,
-                        "{store} refused access to the {what} {scope} (no user given): {reason}"
+                        "{store} refused access to the {what} {scope} (no user given)"
                     ),
                 }
             }
@@ -218,12 +216,91 @@ impl fmt::Display for LeaseError {
                  zero-padded digits of Unix ms: it was written by hand; set it to a time past \
                  every ID issued with the identity, written that way"
             ),
-            LeaseError::Store(e) => write!(f, "the store failed: {e}"),
+            LeaseError::Store(_) => f.write_str("the store failed"),
         }
     }
 }
 
-impl std::error::Error for LeaseError {}
+/// Its cause, where a store's client gave one: [`Cause`] for [`LeaseError::Unreachable`]
+/// and [`LeaseError::Denied`], the [`StoreError`] for [`LeaseError::Store`]. The message
+/// says the step that failed and leaves the cause to the source, so that a reporter that
+/// walks the chain (anyhow's `{:#}`) says each once.
+impl std::error::Error for LeaseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LeaseError::Unreachable { cause, .. } | LeaseError::Denied { cause, .. } => Some(cause),
+            LeaseError::Store(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// What a store's client said when it could not connect or was refused: the store's own
+/// words (or a transport error's innermost cause, where a TLS failure says what it is),
+/// and the client's error itself, for code that looks into it.
+///
+/// ```
+/// use std::error::Error;
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let mut options = snowflake_lease::LeaseOptions::default();
+/// options.connect_timeout = std::time::Duration::from_millis(300);
+/// let config = snowflake_lease::EtcdConfig::new("http://127.0.0.1:9")?;
+/// let e = snowflake_lease::EtcdStore::connect_with(config, &options).await.unwrap_err();
+/// assert_eq!(e.to_string(), "cannot reach etcd at http://127.0.0.1:9 (giving up after 300ms)");
+/// let cause = e.source().expect("what the client said");
+/// assert!(!cause.to_string().is_empty());
+/// # Ok::<(), snowflake_lease::LeaseError>(()) }).unwrap();
+/// ```
+#[derive(Clone)]
+pub struct Cause {
+    text: String,
+    error: Option<Arc<dyn std::error::Error + Send + Sync>>,
+}
+
+impl Cause {
+    /// The store's words, `text`, and the client's error they were read from, if one.
+    pub(crate) fn new(
+        text: impl Into<String>,
+        error: Option<Arc<dyn std::error::Error + Send + Sync>>,
+    ) -> Cause {
+        Cause {
+            text: text.into(),
+            error,
+        }
+    }
+
+    /// The client's own error (etcd-client's, tokio-postgres'), where one was the cause;
+    /// of several members that each failed, the last one's.
+    pub fn client_error(&self) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
+        self.error.as_deref()
+    }
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl fmt::Debug for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.text, f)
+    }
+}
+
+/// By the words alone: the client's error has no equality of its own.
+impl PartialEq for Cause {
+    fn eq(&self, other: &Cause) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for Cause {}
+
+/// The end of the chain: its words were read from the client's error, which
+/// [`client_error`](Cause::client_error) gives.
+impl std::error::Error for Cause {}
 
 /// An error's words, then those of each of its sources that add to them: a client's error
 /// often says what failed only at the bottom (a certificate, a refused connection). The

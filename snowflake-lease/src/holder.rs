@@ -10,7 +10,7 @@ use tokio::sync::watch;
 use tokio::time::{Instant, sleep};
 
 use crate::acquire::{Acquired, Trust, acquire, millis, valid_for, within, within_bound};
-use crate::error::LeaseError;
+use crate::error::{LeaseError, with_sources};
 use crate::events::event;
 use crate::options::{Choice, LeaseOptions, OnLoss};
 use crate::status::{Loss, Shared, State};
@@ -166,7 +166,7 @@ impl<S: Store, C: Clock> Holder<S, C> {
                     // Retrying would fail the same way for as long as nobody steps in:
                     // said once, as a stop.
                     Err(e @ (LeaseError::ClockBehind { .. } | LeaseError::BadMark { .. })) => {
-                        event!(ERROR, error = %e, "the identity cannot be claimed again: stopped");
+                        event!(ERROR, error = %with_sources(&e), "the identity cannot be claimed again: stopped");
                         self.shared
                             .update(|s| s.state = State::Stopped(Loss::Unclaimable(e)));
                         return self.release_pending().await;
@@ -175,7 +175,7 @@ impl<S: Store, C: Clock> Holder<S, C> {
                         backoff = (backoff * 2).min(self.options.ttl / 3);
                         event!(
                             WARN,
-                            error = %e,
+                            error = %with_sources(&e),
                             retry_in_ms = backoff.as_millis(),
                             "reclaim failed"
                         );

@@ -75,7 +75,7 @@ mod status;
 mod store;
 mod uptime;
 
-pub use crate::error::{LeaseError, StoreKind};
+pub use crate::error::{Cause, LeaseError, StoreKind};
 pub use crate::etcd::{EtcdConfig, EtcdStore};
 pub use crate::leased::LeasedGenerator;
 pub use crate::memory::MemStore;

@@ -21,7 +21,7 @@ use tokio_postgres::error::SqlState;
 pub use self::config::PgConfig;
 use self::pool::{Failure, Pool};
 use self::schema::SchemaFailure;
-use crate::error::{LeaseError, StoreKind, with_sources};
+use crate::error::{Cause, LeaseError, StoreKind, with_sources};
 use crate::store::{Claim, Identity, LeaseId, Reservation, Store, StoreError, StoreErrorKind};
 
 /// Identities leased from PostgreSQL, with the protocol and guarantee of
@@ -125,20 +125,20 @@ impl PgStore {
             endpoint: config.endpoint().into(),
             schema: config.schema().into(),
         };
-        let failed = |reason: String, denied: bool| {
+        let failed = |cause: Cause, denied: bool| {
             if denied {
                 LeaseError::Denied {
                     store: StoreKind::Postgres,
                     user: config.user().map(str::to_owned),
                     scope: config.schema().to_owned(),
-                    reason,
+                    cause,
                 }
             } else {
                 LeaseError::Unreachable {
                     store: StoreKind::Postgres,
                     endpoint: config.endpoint().to_owned(),
                     timeout: options.connect_timeout,
-                    reason,
+                    cause,
                 }
             }
         };
@@ -162,14 +162,19 @@ impl PgStore {
             }
             Ok(Err(SchemaFailure::Differs(e))) => Err(e),
             Ok(Err(SchemaFailure::Db(e))) if missing_password(&e) => Err(failed(
-                "the database asks for a password and none was given: put it in the URL, or \
-                 give it (PgConfig::with_password; snowflake-server: --postgres-password-file \
-                 or PGPASSWORD)"
-                    .to_owned(),
+                Cause::new(
+                    "the database asks for a password and none was given: put it in the URL, \
+                     or give it (PgConfig::with_password; snowflake-server: \
+                     --postgres-password-file or PGPASSWORD)",
+                    Some(Arc::new(e)),
+                ),
                 true,
             )),
-            Ok(Err(SchemaFailure::Db(e))) => Err(failed(cause(&e), is_denied(&e))),
-            Err(_) => Err(failed("no answer".to_owned(), false)),
+            Ok(Err(SchemaFailure::Db(e))) => {
+                let denied = is_denied(&e);
+                Err(failed(Cause::new(cause(&e), Some(Arc::new(e))), denied))
+            }
+            Err(_) => Err(failed(Cause::new("no answer", None), false)),
         }
     }
 

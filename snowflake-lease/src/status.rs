@@ -9,7 +9,7 @@ use std::time::Duration;
 use snowflake_runtime::Clock;
 use snowflake_runtime::fence::FencedGenerator;
 
-use crate::error::LeaseError;
+use crate::error::{LeaseError, with_sources};
 use crate::store::Identity;
 
 /// Why a holder stopped issuing.
@@ -71,7 +71,13 @@ impl fmt::Display for Loss {
                 "the clock has read ahead of real time for {for_:?}, by {by_ms} ms"
             ),
             Loss::TaskEnded => f.write_str("the background task ended"),
-            Loss::Unclaimable(e) => write!(f, "the identity cannot be claimed again: {e}"),
+            Loss::Unclaimable(e) => {
+                write!(
+                    f,
+                    "the identity cannot be claimed again: {}",
+                    with_sources(e)
+                )
+            }
         }
     }
 }
@@ -133,7 +139,7 @@ impl fmt::Display for State {
             State::Reclaiming {
                 loss,
                 retry: Some(e),
-            } => write!(f, "reclaiming: {loss}; {e}"),
+            } => write!(f, "reclaiming: {loss}; {}", with_sources(e)),
             State::Stopped(loss) => write!(f, "stopped: {loss}"),
             State::Released => f.write_str("released"),
         }

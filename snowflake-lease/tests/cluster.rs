@@ -10,6 +10,10 @@ use std::time::{Duration, Instant};
 use snowflake_lease::{EtcdConfig, EtcdStore, Identity, LeaseError, LeaseOptions, LeasedGenerator};
 use snowflake_test_support::Etcd;
 
+use crate::support::said;
+
+mod support;
+
 fn options(ttl: u64, window_ms: u64) -> LeaseOptions {
     let mut options = LeaseOptions::default().exact(Identity::new(2, 7).unwrap());
     options.ttl = Duration::from_secs(ttl);
@@ -161,7 +165,7 @@ async fn tls_mistakes_fail_in_time_naming_the_cause() {
             matches!(error, LeaseError::Unreachable { .. }),
             "{what}: {error}"
         );
-        assert!(error.to_string().contains(cause), "{what}: {error}");
+        assert!(said(&error).contains(cause), "{what}: {error}");
         assert!(
             took < options.connect_timeout + Duration::from_secs(1),
             "{what}: {took:?}"
@@ -182,8 +186,7 @@ async fn tls_mistakes_fail_in_time_naming_the_cause() {
     ] {
         let error = EtcdStore::connect_with(config, &options).await.unwrap_err();
         assert!(
-            matches!(error, LeaseError::InvalidEndpoint { .. })
-                && error.to_string().contains(reason),
+            matches!(error, LeaseError::InvalidEndpoint { .. }) && said(&error).contains(reason),
             "{error}"
         );
     }
@@ -232,7 +235,7 @@ async fn auth_a_user_on_the_prefix_works_and_the_wrong_ones_are_refused() {
             .await
             .unwrap_err();
         assert!(matches!(error, LeaseError::Denied { .. }), "{error}");
-        let text = error.to_string();
+        let text = format!("{:#}", anyhow::Error::new(error));
         assert!(
             text.starts_with(&format!(
                 "etcd refused user \"{user}\" on the prefix {}",

@@ -15,6 +15,8 @@ use crate::suite::{Fixture, options, store_suite};
 mod suite;
 mod support;
 
+use crate::support::said;
+
 store_suite!(
     Etcd,
     needs: "needs etcd: bash scripts/test.sh installs it",
@@ -95,7 +97,7 @@ async fn bad_endpoints_and_silence_are_clear_errors() {
             matches!(&error, LeaseError::InvalidEndpoint { .. }),
             "{error}"
         );
-        let text = error.to_string();
+        let text = said(&error);
         assert!(text.contains(endpoint) && text.contains(reason), "{text}");
     }
     let mut bad_prefix = LeaseOptions::default();
@@ -115,11 +117,13 @@ async fn bad_endpoints_and_silence_are_clear_errors() {
         .await
         .unwrap_err();
     assert!(started.elapsed() < Duration::from_secs(3));
+    // The step, then the client's cause, each once in the chain.
+    let text = format!("{:#}", anyhow::Error::new(error));
     assert!(
-        error.to_string().starts_with(&format!(
+        text.starts_with(&format!(
             "cannot reach etcd at http://127.0.0.1:{port} (giving up after 500ms): "
         )),
-        "{error}"
+        "{text}"
     );
 }
 
@@ -170,7 +174,7 @@ async fn a_mark_written_by_hand_is_refused_once_naming_its_key() {
         .unwrap_err();
     assert!(matches!(error, LeaseError::BadMark { .. }), "{error}");
     assert!(
-        error.to_string().starts_with(&format!(
+        said(&error).starts_with(&format!(
             "the high-water mark of identity 09/09 at {key} is \"999\", not 13 zero-padded digits"
         )),
         "{error}"

@@ -17,6 +17,8 @@ use crate::suite::{Fixture, options, store_suite};
 mod suite;
 mod support;
 
+use crate::support::said;
+
 store_suite!(
     Postgres,
     needs: "needs PostgreSQL: bash scripts/test.sh installs it",
@@ -220,7 +222,7 @@ async fn the_schema_is_made_once_checked_and_printable() {
             .unwrap();
         let e = PgStore::connect(config, &options).await.unwrap_err();
         assert!(matches!(e, LeaseError::Schema { .. }), "{e}");
-        let text = e.to_string();
+        let text = said(&e);
         assert!(text.contains(names), "{text}");
         assert!(
             text.starts_with(&format!("the PostgreSQL schema {schema} ")),
@@ -297,7 +299,7 @@ async fn a_role_with_only_the_rights_the_readme_names_leases() {
         ),
         "{e}"
     );
-    assert!(e.to_string().contains("on the schema other"), "{e}");
+    assert!(said(&e).contains("on the schema other"), "{e}");
     assert!(pg.try_psql("SET ROLE ids; DROP TABLE ids.leases").is_err());
 }
 
@@ -341,7 +343,7 @@ async fn bad_passwords_and_certificates_are_clear_errors_and_tls_works() {
             config = config.with_password(password);
         }
         let e = connect(config).await.unwrap_err();
-        let text = e.to_string();
+        let text = said(&e);
         assert!(
             matches!(&e, LeaseError::Denied { store: StoreKind::Postgres, user: Some(user), .. } if user == "ids"),
             "{text}"
@@ -358,7 +360,7 @@ async fn bad_passwords_and_certificates_are_clear_errors_and_tls_works() {
     .await
     .unwrap_err();
     assert!(matches!(e, LeaseError::Denied { .. }), "{e}");
-    assert!(e.to_string().contains("no encryption"), "{e}");
+    assert!(said(&e).contains("no encryption"), "{e}");
     let other = std::fs::read(pg.other_ca()).unwrap();
     let e = connect(
         PgConfig::new(&url)
@@ -369,7 +371,7 @@ async fn bad_passwords_and_certificates_are_clear_errors_and_tls_works() {
     .await
     .unwrap_err();
     assert!(matches!(e, LeaseError::Unreachable { .. }), "{e}");
-    assert!(e.to_string().to_lowercase().contains("certificate"), "{e}");
+    assert!(said(&e).to_lowercase().contains("certificate"), "{e}");
     // A name the certificate does not cover.
     let e = connect(
         PgConfig::new(&url.replace("127.0.0.1", "localhost"))
@@ -379,12 +381,12 @@ async fn bad_passwords_and_certificates_are_clear_errors_and_tls_works() {
     )
     .await
     .unwrap_err();
-    assert!(e.to_string().to_lowercase().contains("certificate"), "{e}");
+    assert!(said(&e).to_lowercase().contains("certificate"), "{e}");
     // sslmode=require without a CA, and a CA that is not PEM: said before connecting.
     let e = connect(PgConfig::new(&format!("{url}?sslmode=require")).unwrap())
         .await
         .unwrap_err();
-    assert!(e.to_string().contains("needs the CA"), "{e}");
+    assert!(said(&e).contains("needs the CA"), "{e}");
     let e = connect(
         PgConfig::new(&url)
             .unwrap()
@@ -392,7 +394,7 @@ async fn bad_passwords_and_certificates_are_clear_errors_and_tls_works() {
     )
     .await
     .unwrap_err();
-    assert!(e.to_string().contains("the CA: no certificate"), "{e}");
+    assert!(said(&e).contains("the CA: no certificate"), "{e}");
     // A kind of its own, which the server turns into a bad --postgres-ca: no text matched.
     assert!(
         matches!(
@@ -417,7 +419,7 @@ async fn silence_is_a_clear_error_within_the_connect_timeout() {
     let e = connect(PgConfig::new(&format!("postgres://ids:s3cret@127.0.0.1:{port}/x")).unwrap())
         .await
         .unwrap_err();
-    let text = e.to_string();
+    let text = format!("{:#}", anyhow::Error::new(e));
     assert!(
         text.starts_with(&format!(
             "cannot reach PostgreSQL at postgres://ids@127.0.0.1:{port}/x (giving up after 2s): "

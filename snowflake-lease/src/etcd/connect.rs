@@ -1,13 +1,15 @@
 //! How the store reaches etcd: the client's options (keep-alive, user, TLS), and the first
 //! call, which shows that a member answers and that the user may read the prefix.
 
+use std::sync::Arc;
+
 use etcd_client::GetOptions;
 
 use super::config::EtcdConfig;
 use super::errors::{cause, is_denied};
 use super::members::Members;
 use crate::LeaseOptions;
-use crate::error::{LeaseError, StoreKind};
+use crate::error::{Cause, LeaseError, StoreKind};
 
 /// The client's options for the members of `config`, with the timeouts of `options`.
 pub(super) fn connect_options(
@@ -40,23 +42,24 @@ pub(super) async fn first_answer(
     options: &LeaseOptions,
     endpoint: &str,
 ) -> Result<(), LeaseError> {
-    let unreachable = |reason: String| LeaseError::Unreachable {
+    let unreachable = |cause: Cause| LeaseError::Unreachable {
         store: StoreKind::Etcd,
         endpoint: endpoint.to_owned(),
         timeout: options.connect_timeout,
-        reason,
+        cause,
     };
-    let denied = |reason: String| LeaseError::Denied {
+    let denied = |cause: Cause| LeaseError::Denied {
         store: StoreKind::Etcd,
         user: config.user().map(str::to_owned),
         scope: options.prefix.clone(),
-        reason,
+        cause,
     };
     // Ask something, so that a dead address fails here, and read the prefix, so that
     // a user who may not fails here too: each member in turn, until one answers.
     let owners = format!("{}/owner/", options.prefix);
     let deadline = tokio::time::Instant::now() + options.connect_timeout;
     let mut reasons = Vec::new();
+    let mut last_error = None;
     for left in (1..=members.endpoints.len()).rev() {
         let read = members.call("read the prefix", |mut client| {
             let owners = owners.clone();
@@ -74,7 +77,9 @@ pub(super) async fn first_answer(
             / u32::try_from(left).unwrap_or(u32::MAX);
         match tokio::time::timeout(bound, read).await {
             Ok(Ok(_)) => return Ok(()),
-            Ok(Err(e)) if is_denied(&e) => return Err(denied(cause(&e))),
+            Ok(Err(e)) if is_denied(&e) => {
+                return Err(denied(Cause::new(cause(&e), Some(Arc::new(e)))));
+            }
             // With TLS 1.3 a member that wants a client certificate says so only by
             // closing the connection after the handshake.
             // (Said, and the other members tried: this one may merely be down.)
@@ -84,13 +89,18 @@ pub(super) async fn first_answer(
                      like this: give one (with_client_pem)",
                     cause(&e)
                 ));
+                last_error = Some(e);
             }
-            Ok(Err(e)) => reasons.push(cause(&e)),
+            Ok(Err(e)) => {
+                reasons.push(cause(&e));
+                last_error = Some(e);
+            }
             Err(_) => reasons.push("no answer".to_owned()),
         }
     }
     reasons.dedup();
-    Err(unreachable(reasons.join("; ")))
+    let last_error = last_error.map(|e| Arc::new(e) as Arc<dyn std::error::Error + Send + Sync>);
+    Err(unreachable(Cause::new(reasons.join("; "), last_error)))
 }
 
 /// The TLS settings of `config`, on the client's options.

@@ -220,3 +220,9 @@ impl Drop for TestHost {
         TestHost::ip(&["netns", "del", &self.namespace]);
     }
 }
+
+/// An error as a reporter that walks its chain says it (anyhow's `{:#}`): the step that
+/// failed, then each cause once.
+pub(crate) fn said(e: &snowflake_lease::LeaseError) -> String {
+    format!("{:#}", anyhow::Error::new(e.clone()))
+}
