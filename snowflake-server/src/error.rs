@@ -38,7 +38,7 @@ pub(crate) enum ApiError {
     /// 400: bad values, every one of them (the first is `error`, all are `errors`).
     BadRequest(Vec<FieldError>),
     /// 503 with `Retry-After`: no ID can be issued now, and why.
-    Unavailable(String),
+    Unavailable(Refusal),
     /// 404: no such path.
     NotFound,
     /// 405, with the methods that are allowed.
@@ -118,7 +118,7 @@ impl IntoResponse for ApiError {
             }
             ApiError::Unavailable(why) => (
                 StatusCode::SERVICE_UNAVAILABLE,
-                plain(why),
+                plain(why.to_string()),
                 Some((header::RETRY_AFTER, HeaderValue::from_static("1"))),
             ),
             ApiError::NotFound => (
@@ -147,6 +147,19 @@ impl IntoResponse for ApiError {
 
 impl From<Refusal> for ApiError {
     fn from(why: Refusal) -> ApiError {
-        ApiError::Unavailable(why.0)
+        ApiError::Unavailable(why)
     }
+}
+
+/// An error and its causes on one line, each said once: what a reporter that walks the
+/// chain writes (anyhow's `{:#}`), for the texts the service shows (a 503's reason).
+pub(crate) fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }

@@ -67,7 +67,7 @@ impl<C: Clock + 'static> Issuer<C> {
     /// goes on serving other requests.
     pub(crate) async fn next_id(&self, queue: &Queue) -> Result<Snowflake, Refusal> {
         match self {
-            Issuer::None => return Err(Refusal(NO_IDENTITY.to_owned())),
+            Issuer::None => return Err(Refusal::NoIdentity),
             Issuer::Unleased(generator) => {
                 let take = || generator.try_next_id_now();
                 queue
@@ -90,7 +90,7 @@ impl<C: Clock + 'static> Issuer<C> {
     pub(crate) async fn fill(&self, queue: &Queue, out: &mut [Snowflake]) -> Result<(), Refusal> {
         let mut done = 0;
         match self {
-            Issuer::None => return Err(Refusal(NO_IDENTITY.to_owned())),
+            Issuer::None => return Err(Refusal::NoIdentity),
             Issuer::Unleased(generator) => {
                 let take = || take_into(out, &mut done, |rest| generator.try_fill_now(rest));
                 queue
@@ -111,7 +111,7 @@ impl<C: Clock + 'static> Issuer<C> {
     /// Whether an ID could be issued now: an identity held, its ceiling ahead of the clock.
     pub(crate) fn ready(&self) -> Result<(), Refusal> {
         match self {
-            Issuer::None => Err(Refusal(NO_IDENTITY.to_owned())),
+            Issuer::None => Err(Refusal::NoIdentity),
             Issuer::Unleased(generator) => {
                 // Without taking an ID: can the clock's reading be one?
                 let now_ms = generator.clock().now_ms();
@@ -121,21 +121,17 @@ impl<C: Clock + 'static> Issuer<C> {
                 {
                     Ok(())
                 } else {
-                    Err(Refusal(format!(
-                        "the clock reads {now_ms} ms, outside the times an ID can carry"
-                    )))
+                    Err(Refusal::ClockOutside { now_ms })
                 }
             }
             Issuer::Leased(lease) => {
                 let generator = lease.generator()?;
                 let status = generator.status();
                 if status.state != State::Holding {
-                    return Err(Refusal(format!("the lease is not held: {}", status.state)));
+                    return Err(Refusal::NotHeld(Box::new(status.state)));
                 }
                 if status.ceiling_ms < generator.clock().now_ms() {
-                    return Err(Refusal(
-                        "the reserved time has run out (is the lease store reachable?)".to_owned(),
-                    ));
+                    return Err(Refusal::RanOut);
                 }
                 Ok(())
             }
@@ -204,7 +200,7 @@ mod tests {
         issuer
             .fill(&Queue::default(), &mut ids)
             .await
-            .map_err(|e| e.0)
+            .map_err(|e| e.to_string())
             .expect("4,096 IDs at T");
         assert!(ids.iter().all(|id| id.timestamp_ms() == T));
         assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
@@ -228,7 +224,7 @@ mod tests {
         let id = issuer
             .next_id(&Queue::default())
             .await
-            .map_err(|e| e.0)
+            .map_err(|e| e.to_string())
             .expect("an ID once the clock moves");
         assert_eq!((id.timestamp_ms(), id.sequence()), (T + 1, 0));
         mover.await.expect("the mover ran");
@@ -243,7 +239,7 @@ mod tests {
         issuer
             .fill(&Queue::default(), &mut ids)
             .await
-            .map_err(|e| e.0)
+            .map_err(|e| e.to_string())
             .expect("IDs once the clock moves");
         let stamped: Vec<_> = ids
             .iter()
@@ -257,13 +253,16 @@ mod tests {
     async fn a_clock_that_never_gets_there_is_a_stalled_clock() {
         let (_, issuer) = used_up().await;
         let started = tokio::time::Instant::now();
-        let Err(Refusal(reason)) = issuer.next_id(&Queue::default()).await else {
+        let Err(refusal) = issuer.next_id(&Queue::default()).await else {
             panic!("an ID from a stopped clock");
         };
         // The tolerance and the millisecond expected, then the first check past them.
         assert!(
-            reason.starts_with("the clock did not advance in 1002 ms"),
-            "{reason}"
+            matches!(
+                refusal,
+                Refusal::Generator(GenerateError::ClockStalled { waited_ms: 1002 })
+            ),
+            "{refusal}"
         );
         let Issuer::Unleased(generator) = &issuer else {
             unreachable!("an unleased issuer");
@@ -277,11 +276,11 @@ mod tests {
         // Further back than the 1 s the generator waits out.
         clock.set(T - 5_000);
         let started = tokio::time::Instant::now();
-        let Err(Refusal(reason)) = issuer.next_id(&Queue::default()).await else {
+        let Err(refusal) = issuer.next_id(&Queue::default()).await else {
             panic!("an ID from a clock an hour back");
         };
         assert_eq!(
-            reason,
+            refusal.to_string(),
             "the clock moved backwards by 5000 ms, more than the 1000 ms the generator waits out"
         );
         assert_eq!(started.elapsed(), Duration::ZERO);
@@ -294,11 +293,11 @@ mod tests {
         let (clock, issuer) = used_up().await;
         assert!(issuer.ready().is_ok());
         clock.set(snowflake_kit::layout::TWITTER_EPOCH_MS - 1);
-        let Err(Refusal(reason)) = issuer.ready() else {
+        let Err(refusal) = issuer.ready() else {
             panic!("ready before the epoch");
         };
         assert_eq!(
-            reason,
+            refusal.to_string(),
             format!(
                 "the clock reads {} ms, outside the times an ID can carry",
                 snowflake_kit::layout::TWITTER_EPOCH_MS - 1
@@ -309,7 +308,9 @@ mod tests {
         clock.set(snowflake_kit::layout::MAX_TIMESTAMP_MS);
         assert!(issuer.ready().is_ok());
         assert_eq!(
-            Issuer::<SystemClock>::None.ready().map_err(|e| e.0),
+            Issuer::<SystemClock>::None
+                .ready()
+                .map_err(|e| e.to_string()),
             Err(NO_IDENTITY.to_owned())
         );
     }

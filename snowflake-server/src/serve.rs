@@ -22,6 +22,8 @@ const DRAIN: Duration = Duration::from_secs(10);
 
 /// What went wrong in the service: its metrics could not be set up, the store could not be
 /// reached, or the identity was not claimed in time (by [`serve`], the reason it stopped).
+/// Its message says the step that failed; the cause is its [`source`](std::error::Error::source),
+/// for a reporter that walks the chain (anyhow's `{:#}`, the binary's one line).
 ///
 /// ```
 /// # async fn run() {
@@ -35,7 +37,7 @@ const DRAIN: Duration = Duration::from_secs(10);
 #[derive(Debug)]
 pub struct ServeError {
     kind: ServeErrorKind,
-    message: String,
+    message: &'static str,
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
 }
 
@@ -59,19 +61,19 @@ impl ServeError {
     /// An error of `kind`, saying `message`, caused by `source`.
     fn new(
         kind: ServeErrorKind,
-        message: impl Into<String>,
+        message: &'static str,
         source: impl std::error::Error + Send + Sync + 'static,
     ) -> ServeError {
         ServeError {
             kind,
-            message: message.into(),
+            message,
             source: Some(Box::new(source)),
         }
     }
 
-    /// A failed claim: the lease's error, in its words.
+    /// A failed claim: the lease's error is the cause.
     fn claim(e: LeaseError) -> ServeError {
-        ServeError::new(ServeErrorKind::Claim, e.to_string(), e)
+        ServeError::new(ServeErrorKind::Claim, "cannot claim the identity", e)
     }
 
     /// What kind of thing stopped the service.
@@ -94,7 +96,7 @@ impl ServeError {
 
 impl fmt::Display for ServeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(self.message)
     }
 }
 
@@ -168,11 +170,7 @@ impl Service {
             ),
         };
         let metrics = Metrics::new().map_err(|e| {
-            ServeError::new(
-                ServeErrorKind::Metrics,
-                format!("cannot set up the metrics: {e}"),
-                e,
-            )
+            ServeError::new(ServeErrorKind::Metrics, "cannot set up the metrics", e)
         })?;
         let state = Arc::new(AppState {
             issuer,
@@ -302,7 +300,7 @@ async fn run(
     let local = listener.local_addr().map_err(|e| {
         ServeError::new(
             ServeErrorKind::Listener,
-            format!("cannot read the listener's address: {e}"),
+            "cannot read the listener's address",
             e,
         )
     })?;
@@ -332,9 +330,7 @@ async fn run(
             Some(task) => match task.await {
                 Ok(Ok(())) => std::future::pending().await,
                 Ok(Err(e)) => e,
-                Err(e) => {
-                    ServeError::new(ServeErrorKind::Claim, format!("the claim failed: {e}"), e)
-                }
+                Err(e) => ServeError::new(ServeErrorKind::Claim, "the claim's task failed", e),
             },
             None => std::future::pending().await,
         }
@@ -460,7 +456,7 @@ async fn claim(
     let Issuer::Leased(lease) = &state.issuer else {
         return Ok(());
     };
-    let report = |e: &LeaseError| lease.wait_for(&e.to_string());
+    let report = |e: &LeaseError| lease.wait_for(&crate::error::chain(e));
     let clock = snowflake_kit::SystemClock;
     let generator = match store {
         StoreConfig::Etcd(config) => {
@@ -517,13 +513,8 @@ impl StopSignals {
                     interrupt: signal(SignalKind::interrupt())?,
                 })
             };
-            listen().map_err(|e| {
-                ServeError::new(
-                    ServeErrorKind::Signals,
-                    format!("cannot handle signals: {e}"),
-                    e,
-                )
-            })
+            listen()
+                .map_err(|e| ServeError::new(ServeErrorKind::Signals, "cannot handle signals", e))
         }
         #[cfg(not(unix))]
         Ok(StopSignals {})
@@ -557,10 +548,14 @@ mod tests {
         let lease = LeaseError::InvalidOption("ttl 0 s: expected at least 3 s".to_owned());
         let e = ServeError::claim(lease.clone());
         assert_eq!(e.kind(), ServeErrorKind::Claim);
-        // The message as the lease says it, as it was before the kinds.
-        assert_eq!(e.to_string(), lease.to_string());
+        assert_eq!(e.to_string(), "cannot claim the identity");
         let source = e.source().expect("a source");
         assert_eq!(source.downcast_ref::<LeaseError>(), Some(&lease));
+        // A reporter that walks the chain says each cause once.
+        assert_eq!(
+            format!("{:#}", anyhow::Error::new(e)),
+            "cannot claim the identity: invalid lease option: ttl 0 s: expected at least 3 s"
+        );
     }
 
     #[tokio::test]

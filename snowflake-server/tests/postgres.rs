@@ -220,7 +220,9 @@ fn a_refused_password_and_an_unreachable_database_exit_1() {
     assert_eq!(out.status.code(), Some(1));
     let message = error_event(&out.stderr);
     assert!(
-        message.starts_with("PostgreSQL refused user \"ids\" on the schema snowflake: "),
+        message.starts_with(
+            "cannot claim the identity: PostgreSQL refused user \"ids\" on the schema snowflake: "
+        ),
         "{message}"
     );
     for output in [&out.stdout, &out.stderr] {
@@ -239,7 +241,8 @@ fn a_refused_password_and_an_unreachable_database_exit_1() {
     let message = error_event(&out.stderr);
     assert!(
         message.starts_with(&format!(
-            "cannot reach PostgreSQL at postgres://ids@127.0.0.1:{free}/app (giving up after 5s): "
+            "cannot claim the identity: cannot reach PostgreSQL at \
+             postgres://ids@127.0.0.1:{free}/app (giving up after 5s): "
         )),
         "{message}"
     );

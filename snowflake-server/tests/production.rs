@@ -245,7 +245,7 @@ fn auth_and_tls_failures_exit_1_naming_them() {
         let message = error_event(&out.stderr);
         assert!(
             message.starts_with(&format!(
-                "etcd refused user \"{user}\" on the prefix {prefix}"
+                "cannot claim the identity: etcd refused user \"{user}\" on the prefix {prefix}: "
             )) && message.contains(said),
             "{message}"
         );

@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use snowflake_lease::Choice;
 
-use crate::issuer::{Issuer, NO_IDENTITY, Refusal, UNLEASED, kind, rfc3339};
+use crate::issuer::{Issuer, NO_IDENTITY, UNLEASED, kind, rfc3339};
 use crate::openapi::fields;
 
 /// `GET /v1/identity`: where the IDs' identity comes from, and a lease's state.
@@ -71,7 +71,8 @@ impl IdentityJson {
                 json.store = Some(lease.store.key());
                 let generator = match lease.generator() {
                     Ok(generator) => generator,
-                    Err(Refusal(waiting)) => {
+                    Err(refusal) => {
+                        let waiting = refusal.to_string();
                         json.kind = kind(lease.choice);
                         match lease.choice {
                             Choice::Exact(identity) => {

@@ -50,7 +50,7 @@ impl<C: Clock + 'static> Lease<C> {
 
     pub(crate) fn generator(&self) -> Result<&LeasedGenerator<C>, Refusal> {
         self.generator.get().ok_or_else(|| {
-            Refusal(
+            Refusal::Claiming(
                 self.waiting
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)

@@ -1,13 +1,57 @@
 //! [`Refusal`]: why no ID was issued, in words for the client; and the WARN event, once a
 //! second at most, for a refusal that is the clock's doing.
 
+use std::fmt;
 use std::sync::OnceLock;
 
 use snowflake_kit::GenerateError;
+use snowflake_lease::State;
 
-/// Why no ID was issued, for a 503: no identity, a claim that waits, or the generator's
-/// error (as [`Queue`](crate::fair::Queue) passes it on) in words for the client.
-pub(crate) struct Refusal(pub(crate) String);
+use super::NO_IDENTITY;
+
+/// Why no ID was issued (or the service is not ready), for a 503: kept typed until it is
+/// written, in words for the client, by its `Display`.
+#[derive(Debug)]
+pub(crate) enum Refusal {
+    /// No identity was given.
+    NoIdentity,
+    /// A leased identity not held yet: what its claim waits for, as the lease says it.
+    Claiming(String),
+    /// The generator's error, as [`Queue`](crate::fair::Queue) passes it on.
+    Generator(GenerateError),
+    /// An unleased identity's clock reads outside the times an ID can carry.
+    ClockOutside { now_ms: u64 },
+    /// A lease not held: its state.
+    NotHeld(Box<State>),
+    /// The lease's reserved time is behind the clock.
+    RanOut,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::NoIdentity => f.write_str(NO_IDENTITY),
+            Refusal::Claiming(what) => f.write_str(what),
+            Refusal::Generator(GenerateError::Halted) => {
+                f.write_str("the identity's lease was lost; claiming it again")
+            }
+            Refusal::Generator(e @ GenerateError::AboveCeiling { .. }) => write!(
+                f,
+                "{e}: the reservation of time ahead has not been renewed (is the lease store \
+                 reachable?)"
+            ),
+            Refusal::Generator(e) => write!(f, "{e}"),
+            Refusal::ClockOutside { now_ms } => write!(
+                f,
+                "the clock reads {now_ms} ms, outside the times an ID can carry"
+            ),
+            Refusal::NotHeld(state) => write!(f, "the lease is not held: {state}"),
+            Refusal::RanOut => {
+                f.write_str("the reserved time has run out (is the lease store reachable?)")
+            }
+        }
+    }
+}
 
 /// At most once per second: `due(second)` is true for the first call of each second.
 struct OncePerSecond(std::sync::atomic::AtomicU64);
@@ -49,23 +93,7 @@ pub(super) fn refused(e: GenerateError) -> Refusal {
     ) {
         clock_refusal(&e);
     }
-    Refusal::from(e)
-}
-
-impl From<GenerateError> for Refusal {
-    fn from(e: GenerateError) -> Refusal {
-        let reason = match e {
-            GenerateError::Halted => "the identity's lease was lost; claiming it again".to_owned(),
-            GenerateError::AboveCeiling { .. } => {
-                format!(
-                    "{e}: the reservation of time ahead has not been renewed (is the lease store \
-                     reachable?)"
-                )
-            }
-            other => other.to_string(),
-        };
-        Refusal(reason)
-    }
+    Refusal::Generator(e)
 }
 
 #[cfg(test)]
