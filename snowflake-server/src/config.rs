@@ -5,7 +5,7 @@ use snowflake_lease::{EtcdConfig, LeaseError, LeaseOptions, PgConfig, StoreKind}
 
 /// The service's configuration: where its IDs come from (no identity, an identity given, or
 /// one leased from a store), made by one of its constructors or from the binary's flags
-/// ([`Flags::startup`](crate::Flags::startup)).
+/// (the binary's flags).
 ///
 /// ```
 /// use snowflake_kit::Identity;

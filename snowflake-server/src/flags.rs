@@ -1,35 +1,20 @@
-//! The binary's flags, checked into a [`Config`]: every rule about which flags go together,
-//! and every file a flag names read before the start.
+//! The binary's flags. Which flags go together is declared to clap (`requires`,
+//! `conflicts_with`, groups), each value is read by its own parser (the runtime's
+//! `Field::parse` for the identity); what is left here is what depends on a value (a
+//! member's scheme, a URL's password) and the files and variables the flags point to.
 
-use std::fmt;
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use clap::Parser;
-use snowflake_kit::__private::parse_decimal;
+use clap::{ArgGroup, Parser};
 use snowflake_kit::{Field, Identity};
-use snowflake_lease::{EtcdConfig, LeaseError, LeaseOptions, PgConfig, PgStore, StoreKind};
+use snowflake_lease::{EtcdConfig, LeaseError, LeaseOptions, PgConfig, PgStore};
+use snowflake_server::{Config, LogFormat, StoreConfig};
 
-use crate::config::{Config, StoreConfig};
-use crate::logging::LogFormat;
+/// The etcd password's variable, when it is not in a file: never a flag, which `ps` shows.
+const ETCD_PASSWORD: &str = "SNOWFLAKE_ETCD_PASSWORD";
 
-/// The binary's flags (`snowflake-server --help`), for an application that takes the same
-/// ones: parse them with clap (`Flags::try_parse`, or `#[command(flatten)]` in the
-/// application's own), then [`Flags::startup`] checks them into what to do.
-///
-/// ```
-/// use clap::Parser;
-/// use snowflake_server::{Flags, Startup};
-///
-/// let flags = Flags::try_parse_from(["snowflake-server", "--dc", "1", "--machine", "2"])?;
-/// let Startup::Serve { listen, .. } = flags.startup()? else { unreachable!() };
-/// assert_eq!(listen.to_string(), "127.0.0.1:8080");
-///
-/// let flags = Flags::try_parse_from(["snowflake-server", "--dc", "32", "--machine", "2"])?;
-/// let error = flags.startup().unwrap_err();
-/// assert_eq!(error.to_string(), "--dc: datacenter 32 is out of range 0..=31 (5 bits)");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 #[derive(Parser, Debug)]
 #[command(
     name = "snowflake-server",
@@ -38,9 +23,15 @@ use crate::logging::LogFormat;
     about = "Serve the Snowflake ID page and an ID service.",
     long_about = "Serve the Snowflake ID page and an ID service.\n\nEvery flag can come from the \
                   environment instead: `--lease-ttl` from `SNOWFLAKE_LEASE_TTL`, and so on \
-                  (shown in `--help`); a flag given beats its variable."
+                  (shown in `--help`); a flag given beats its variable.",
+    // A leased identity comes from one store; a store needs an identity to claim; a
+    // datacenter goes with a machine, or with --auto; the schema is for --postgres or
+    // its printing.
+    group(ArgGroup::new("store").args(["etcd", "postgres"])),
+    group(ArgGroup::new("claim").args(["auto", "machine"]).multiple(true)),
+    group(ArgGroup::new("schema_for").args(["postgres", "print_postgres_schema"]).multiple(true)),
 )]
-pub struct Flags {
+pub(crate) struct Flags {
     /// The address to listen on.
     #[arg(
         long,
@@ -48,54 +39,104 @@ pub struct Flags {
         value_name = "ADDR",
         default_value = "127.0.0.1:8080"
     )]
-    listen: String,
+    listen: SocketAddr,
     /// Datacenter id, 0..=31: of an exact identity (with --machine), leased with --etcd or
     /// --postgres and unleased without; or the datacenter to lease any free machine of
     /// (with --etcd or --postgres, and --auto).
-    #[arg(long, env = "SNOWFLAKE_DC", value_name = "N")]
-    dc: Option<String>,
+    #[arg(long, env = "SNOWFLAKE_DC", value_name = "N", value_parser = field(Field::Datacenter),
+        requires = "claim")]
+    dc: Option<u64>,
     /// Machine id, 0..=31: of an exact identity (with --dc).
-    #[arg(long, env = "SNOWFLAKE_MACHINE", value_name = "N")]
-    machine: Option<String>,
+    #[arg(long, env = "SNOWFLAKE_MACHINE", value_name = "N",
+        value_parser = field(Field::Machine), requires = "dc")]
+    machine: Option<u64>,
     /// Lease the identity from etcd: its members, comma-separated, all http://host:port
     /// or all https://host:port.
-    #[arg(long, env = "SNOWFLAKE_ETCD", value_name = "URL[,URL...]")]
+    #[arg(
+        long,
+        env = "SNOWFLAKE_ETCD",
+        value_name = "URL[,URL...]",
+        requires = "claim"
+    )]
     etcd: Option<String>,
     /// The CA certificate (PEM) that https:// members are verified against.
-    #[arg(long, env = "SNOWFLAKE_ETCD_CA", value_name = "FILE")]
-    etcd_ca: Option<String>,
+    #[arg(
+        long,
+        env = "SNOWFLAKE_ETCD_CA",
+        value_name = "FILE",
+        requires = "etcd",
+        conflicts_with = "postgres"
+    )]
+    etcd_ca: Option<PathBuf>,
     /// A client certificate (PEM) for members that demand mutual TLS (with --etcd-key).
-    #[arg(long, env = "SNOWFLAKE_ETCD_CERT", value_name = "FILE")]
-    etcd_cert: Option<String>,
+    #[arg(long, env = "SNOWFLAKE_ETCD_CERT", value_name = "FILE",
+        requires_all = ["etcd", "etcd_key"], conflicts_with = "postgres")]
+    etcd_cert: Option<PathBuf>,
     /// The client certificate's private key (PEM) (with --etcd-cert).
-    #[arg(long, env = "SNOWFLAKE_ETCD_KEY", value_name = "FILE")]
-    etcd_key: Option<String>,
+    #[arg(long, env = "SNOWFLAKE_ETCD_KEY", value_name = "FILE",
+        requires_all = ["etcd", "etcd_cert"], conflicts_with = "postgres")]
+    etcd_key: Option<PathBuf>,
     /// The etcd user, for clusters with auth enabled; its password comes from
     /// --etcd-password-file or the environment variable SNOWFLAKE_ETCD_PASSWORD.
     #[expect(clippy::doc_markdown, reason = "--help shows it as written")]
-    #[arg(long, env = "SNOWFLAKE_ETCD_USER", value_name = "NAME")]
+    #[arg(
+        long,
+        env = "SNOWFLAKE_ETCD_USER",
+        value_name = "NAME",
+        requires = "etcd",
+        conflicts_with = "postgres"
+    )]
     etcd_user: Option<String>,
     /// A file holding the etcd user's password (one line).
-    #[arg(long, env = "SNOWFLAKE_ETCD_PASSWORD_FILE", value_name = "FILE")]
-    etcd_password_file: Option<String>,
+    #[arg(
+        long,
+        env = "SNOWFLAKE_ETCD_PASSWORD_FILE",
+        value_name = "FILE",
+        requires = "etcd_user"
+    )]
+    etcd_password_file: Option<PathBuf>,
     /// The key prefix in etcd [default: /snowflake-kit/v1/default].
-    #[arg(long, env = "SNOWFLAKE_ETCD_PREFIX", value_name = "P")]
+    #[arg(
+        long,
+        env = "SNOWFLAKE_ETCD_PREFIX",
+        value_name = "P",
+        requires = "etcd",
+        conflicts_with = "postgres"
+    )]
     etcd_prefix: Option<String>,
     /// Lease the identity from PostgreSQL instead: postgres://USER@HOST:PORT/DATABASE.
     /// The password from --postgres-password-file or PGPASSWORD: one in the URL works, but
     /// `ps` shows it to every user of the host.
-    #[arg(long, env = "SNOWFLAKE_POSTGRES", value_name = "URL")]
+    #[arg(
+        long,
+        env = "SNOWFLAKE_POSTGRES",
+        value_name = "URL",
+        requires = "claim"
+    )]
     postgres: Option<String>,
     /// The CA certificate (PEM) the database's certificate and name are verified against;
     /// given, the connection is TLS or nothing.
-    #[arg(long, env = "SNOWFLAKE_POSTGRES_CA", value_name = "FILE")]
-    postgres_ca: Option<String>,
+    #[arg(
+        long,
+        env = "SNOWFLAKE_POSTGRES_CA",
+        value_name = "FILE",
+        requires = "postgres",
+        conflicts_with = "etcd"
+    )]
+    postgres_ca: Option<PathBuf>,
     /// A file holding the PostgreSQL user's password (one line).
-    #[arg(long, env = "SNOWFLAKE_POSTGRES_PASSWORD_FILE", value_name = "FILE")]
-    postgres_password_file: Option<String>,
+    #[arg(
+        long,
+        env = "SNOWFLAKE_POSTGRES_PASSWORD_FILE",
+        value_name = "FILE",
+        requires = "postgres",
+        conflicts_with = "etcd"
+    )]
+    postgres_password_file: Option<PathBuf>,
     /// The schema of the lease tables in PostgreSQL, made on first use when it has none
     /// [default: snowflake].
-    #[arg(long, env = "SNOWFLAKE_POSTGRES_SCHEMA", value_name = "NAME")]
+    #[arg(long, env = "SNOWFLAKE_POSTGRES_SCHEMA", value_name = "NAME",
+        value_parser = schema, requires = "schema_for")]
     postgres_schema: Option<String>,
     /// Print the SQL that makes the lease tables in --postgres-schema, for a migration that
     /// is reviewed, and exit.
@@ -103,15 +144,18 @@ pub struct Flags {
     print_postgres_schema: bool,
     /// Lease any free identity of all 1,024 (with --etcd or --postgres), or with --dc any
     /// free machine of that datacenter.
-    #[arg(long, env = "SNOWFLAKE_AUTO", value_parser = clap::builder::BoolishValueParser::new())]
+    #[arg(long, env = "SNOWFLAKE_AUTO", value_parser = clap::builder::BoolishValueParser::new(),
+        requires = "store", conflicts_with = "machine")]
     auto: bool,
-    /// The lease's time to live, in seconds (with --etcd or --postgres) [default: 10].
-    #[arg(long, env = "SNOWFLAKE_LEASE_TTL", value_name = "SECONDS")]
-    lease_ttl: Option<String>,
+    /// The lease's time to live, in seconds (with --etcd or --postgres).
+    #[arg(long, env = "SNOWFLAKE_LEASE_TTL", value_name = "SECONDS", default_value = "10",
+        value_parser = seconds(1), requires = "store")]
+    lease_ttl: Duration,
     /// How long to wait for an exact identity, or a machine of --dc, to come free (with
     /// --etcd or --postgres), in seconds; 0 fails at once [default: 30].
-    #[arg(long, env = "SNOWFLAKE_CLAIM_WAIT", value_name = "SECONDS")]
-    claim_wait: Option<String>,
+    #[arg(long, env = "SNOWFLAKE_CLAIM_WAIT", value_name = "SECONDS",
+        value_parser = seconds(0), requires = "store")]
+    claim_wait: Option<Duration>,
     /// How events are written to stderr (which ones: RUST_LOG, default info).
     #[expect(clippy::doc_markdown, reason = "--help shows it as written")]
     #[arg(
@@ -124,53 +168,52 @@ pub struct Flags {
     log_format: LogFormat,
 }
 
-/// Where the etcd password comes from when it is not in a file.
-const PASSWORD_VARIABLE: &str = "SNOWFLAKE_ETCD_PASSWORD";
-/// Where the PostgreSQL password comes from when it is neither in the URL nor in a file:
-/// libpq's own variable.
-const PG_PASSWORD_VARIABLE: &str = "PGPASSWORD";
-
-/// A bad flag, or flags that do not go together: one line that names the flag, the value
-/// and what is allowed (the binary prints it and exits with status 2).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FlagError(String);
-
-impl fmt::Display for FlagError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+/// A field of the identity, read by the runtime's one rule for text a person typed.
+fn field(field: Field) -> impl Fn(&str) -> Result<u64, String> + Clone {
+    move |text| {
+        field
+            .parse(text)
+            .map_err(|e| e.with_input(text).to_string())
     }
 }
 
-impl std::error::Error for FlagError {}
+/// Whole seconds, `min..=3600`, by the runtime's digits-only rule.
+fn seconds(min: u64) -> impl Fn(&str) -> Result<Duration, String> + Clone {
+    move |text| match snowflake_kit::__private::parse_decimal(text) {
+        Ok(seconds) if (min..=3600).contains(&seconds) => Ok(Duration::from_secs(seconds)),
+        Ok(seconds) => Err(format!(
+            "{seconds} is out of range: expected whole seconds in {min}..=3600"
+        )),
+        Err(e) => Err(format!(
+            "{text:?} is {e}: expected whole seconds in {min}..=3600"
+        )),
+    }
+}
 
-/// What the flags ask for. Exhaustive on purpose: a new action of the flags is one that
-/// an application matching on it must handle.
-#[derive(Debug)]
+/// A schema's name, by the one rule the SQL functions and the lease's store share.
+fn schema(name: &str) -> Result<String, String> {
+    snowflake_kit::sql::check_schema_name(name).map_err(|e| e.to_string())?;
+    Ok(name.to_owned())
+}
+
+/// What the flags ask for.
 #[expect(clippy::large_enum_variant, reason = "made once, at start")]
-pub enum Startup {
-    /// `--print-postgres-schema`: print this SQL, the lease tables of `--postgres-schema`,
-    /// and exit.
+pub(crate) enum Startup {
+    /// `--print-postgres-schema`: print this SQL and exit.
     PrintPostgresSchema(String),
-    /// Serve on `listen`, writing events as `log_format` says.
-    #[non_exhaustive]
+    /// Serve `config` on `listen`, writing events as `log_format` says.
     Serve {
-        /// `--listen`.
         listen: SocketAddr,
-        /// `--log-format`.
         log_format: LogFormat,
-        /// The identity and its store.
         config: Config,
     },
 }
 
 impl Flags {
-    /// Checks the flags, and reads the files they name (passwords, certificates): a file
-    /// that cannot be read is a bad flag here, not a failure after the start.
-    ///
-    /// # Errors
-    ///
-    /// [`FlagError`], naming the flag, its value and what is allowed.
-    pub fn startup(&self) -> Result<Startup, FlagError> {
+    /// What to do, with the files the flags name read now (a file that cannot be read is a
+    /// bad flag, not a failure after the start) and the passwords that come from the
+    /// environment looked up in `env` (the process's, in the binary; a test's own in tests).
+    pub(crate) fn startup(&self, env: &dyn Fn(&str) -> Option<String>) -> Result<Startup, String> {
         if self.print_postgres_schema {
             let schema = self
                 .postgres_schema
@@ -178,354 +221,229 @@ impl Flags {
                 .unwrap_or(PgConfig::DEFAULT_SCHEMA);
             return PgStore::schema_sql(schema)
                 .map(Startup::PrintPostgresSchema)
-                .map_err(|e| FlagError(format!("--postgres-schema: {e}")));
+                .map_err(|e| format!("--postgres-schema: {e}"));
         }
-        let (listen, config) = plan(self)?;
-        Ok(Startup::Serve {
-            listen,
+        let identity = match (self.dc, self.machine) {
+            (Some(dc), Some(machine)) => {
+                Some(Identity::new(dc, machine).map_err(|e| e.to_string())?)
+            }
+            _ => None,
+        };
+        let store = match (&self.etcd, &self.postgres) {
+            (Some(endpoints), _) => StoreConfig::Etcd(self.etcd_access(endpoints, env)?),
+            (None, Some(url)) => StoreConfig::Postgres(self.postgres_access(url, env)?),
+            (None, None) => {
+                let config = identity.map_or_else(Config::without_identity, Config::unleased);
+                return Ok(self.serve(config));
+            }
+        };
+        let options = self.lease_options(identity)?;
+        // The options were checked above, with the flag to name.
+        Config::leased(store, options)
+            .map(|config| self.serve(config))
+            .map_err(|e| e.to_string())
+    }
+
+    fn serve(&self, config: Config) -> Startup {
+        Startup::Serve {
+            listen: self.listen,
             log_format: self.log_format,
             config,
-        })
-    }
-}
-
-fn plan(args: &Flags) -> Result<(SocketAddr, Config), FlagError> {
-    let listen = args.listen.parse::<SocketAddr>().map_err(|_| {
-        FlagError(format!(
-            "invalid --listen {:?}: expected an address and port such as 127.0.0.1:8080",
-            args.listen
-        ))
-    })?;
-    // Read and checked once, by the runtime's rules; the identity then goes on as it is.
-    let field = |field: Field, text: &str| {
-        field
-            .parse(text)
-            .map_err(|e| FlagError(format!("--{}: {}", field.key(), e.with_input(text))))
-    };
-    let dc = args
-        .dc
-        .as_deref()
-        .map(|dc| field(Field::Datacenter, dc))
-        .transpose()?;
-    let machine = args
-        .machine
-        .as_deref()
-        .map(|machine| field(Field::Machine, machine))
-        .transpose()?;
-    let identity = match (dc, machine, args.auto) {
-        (Some(dc), Some(machine), _) => {
-            Some(Identity::new(dc, machine).map_err(|e| FlagError(e.to_string()))?)
         }
-        (Some(_), None, false) => {
-            return Err(FlagError(
-                "--dc needs --machine too, or --auto (with --etcd or --postgres) for any free \
-                 machine of it"
-                    .to_owned(),
+    }
+
+    /// The members, TLS and the user from the flags: what depends on the members' scheme.
+    fn etcd_access(
+        &self,
+        endpoints: &str,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<EtcdConfig, String> {
+        // A malformed URL is a bad flag; an unreachable one is found when connecting.
+        let mut config = EtcdConfig::new(endpoints).map_err(|e| format!("--etcd: {e}"))?;
+        match (&self.etcd_ca, config.is_tls()) {
+            (Some(ca), true) => config = config.with_ca_pem(read("--etcd-ca", ca)?),
+            (None, true) => {
+                return Err(
+                    "--etcd https://... needs --etcd-ca FILE, the CA that signed the \
+                            members' certificates"
+                        .to_owned(),
+                );
+            }
+            (Some(_), false) => {
+                return Err(
+                    "--etcd-ca is for https:// members; --etcd lists http:// ones".to_owned(),
+                );
+            }
+            (None, false) => {}
+        }
+        if let (Some(cert), Some(key)) = (&self.etcd_cert, &self.etcd_key) {
+            if !config.is_tls() {
+                return Err(
+                    "--etcd-cert and --etcd-key are for https:// members; --etcd lists \
+                            http:// ones"
+                        .to_owned(),
+                );
+            }
+            config = config.with_client_pem(read("--etcd-cert", cert)?, read("--etcd-key", key)?);
+        }
+        if let Some(user) = &self.etcd_user {
+            let password = match &self.etcd_password_file {
+                Some(path) => password_file("--etcd-password-file", path)?,
+                None => env(ETCD_PASSWORD).ok_or_else(|| {
+                    format!(
+                        "--etcd-user needs a password: --etcd-password-file FILE, or the \
+                         environment variable {ETCD_PASSWORD} (never a flag, which `ps` would show)"
+                    )
+                })?,
+            };
+            config = config.with_user(user, password);
+        }
+        Ok(config)
+    }
+
+    /// The PostgreSQL URL, its password (the URL's, a file's, or `PGPASSWORD`), its CA and
+    /// schema from the flags.
+    fn postgres_access(
+        &self,
+        url: &str,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<PgConfig, String> {
+        let mut config = PgConfig::new(url).map_err(|e| format!("--postgres: {e}"))?;
+        if let Some(path) = &self.postgres_password_file {
+            if config.has_password() {
+                return Err(
+                    "--postgres-password-file: the URL has a password already; give \
+                            one of them"
+                        .to_owned(),
+                );
+            }
+            config = config.with_password(password_file("--postgres-password-file", path)?);
+        } else if let Some(password) = env("PGPASSWORD") {
+            // As libpq: the URL's own password first.
+            config = config.with_password(password);
+        }
+        if let Some(ca) = &self.postgres_ca {
+            config = config.with_ca_pem(read("--postgres-ca", ca)?);
+        }
+        if let Some(schema) = &self.postgres_schema {
+            config = config
+                .with_schema(schema)
+                .map_err(|e| format!("--postgres-schema: {e}"))?;
+        }
+        // libpq's TLS variables are not read: one asking for TLS without --postgres-ca
+        // would otherwise connect in the clear without a word.
+        if let Some(mode) = env("PGSSLMODE")
+            && !config.is_tls()
+            && !["disable", "allow", "prefer"].contains(&mode.as_str())
+        {
+            return Err(format!(
+                "PGSSLMODE={mode} is libpq's and is not read: give --postgres-ca FILE, the CA \
+                 that signed the database's certificate, for TLS that verifies it"
             ));
         }
-        (None, Some(_), _) => return Err(FlagError("--machine needs --dc too".to_owned())),
-        _ => None,
-    };
-    let Some(store) = store(args)? else {
-        return Ok((
-            listen,
-            identity.map_or_else(Config::without_identity, Config::unleased),
-        ));
-    };
-    let options = lease_options(args, identity, dc, store.kind())?;
-    // The options were checked above, with the flag to name.
-    let config = Config::leased(store, options).map_err(|e| FlagError(e.to_string()))?;
-    Ok((listen, config))
-}
+        config.check().map_err(|e| match (e, &self.postgres_ca) {
+            (LeaseError::InvalidCa { reason, .. }, Some(ca)) => {
+                format!("--postgres-ca {}: the CA: {reason}", quoted(ca))
+            }
+            (e, _) => format!("--postgres: {e}"),
+        })?;
+        Ok(config)
+    }
 
-/// The store of a leased identity, from the flags: `None` without `--etcd` and
-/// `--postgres`, where every flag about a store is a bad flag.
-fn store(args: &Flags) -> Result<Option<StoreConfig>, FlagError> {
-    let etcd_flags = [
-        (args.etcd_prefix.is_some(), "--etcd-prefix"),
-        (args.etcd_ca.is_some(), "--etcd-ca"),
-        (args.etcd_cert.is_some(), "--etcd-cert"),
-        (args.etcd_key.is_some(), "--etcd-key"),
-        (args.etcd_user.is_some(), "--etcd-user"),
-        (args.etcd_password_file.is_some(), "--etcd-password-file"),
-    ];
-    let postgres_flags = [
-        (args.postgres_ca.is_some(), "--postgres-ca"),
-        (
-            args.postgres_password_file.is_some(),
-            "--postgres-password-file",
-        ),
-        (args.postgres_schema.is_some(), "--postgres-schema"),
-    ];
-    let lease_flags = [
-        (args.auto, "--auto"),
-        (args.lease_ttl.is_some(), "--lease-ttl"),
-        (args.claim_wait.is_some(), "--claim-wait"),
-    ];
-    let first = |flags: &[(bool, &'static str)]| {
-        flags
-            .iter()
-            .find_map(|&(given, flag)| given.then_some(flag))
-    };
-    Ok(Some(match (&args.etcd, &args.postgres) {
-        (Some(_), Some(_)) => {
-            return Err(FlagError(
-                "--etcd and --postgres exclude each other: lease the identity from one store"
-                    .to_owned(),
-            ));
+    /// The lease's options: which identity, how long the lease and the wait.
+    fn lease_options(&self, identity: Option<Identity>) -> Result<LeaseOptions, String> {
+        let mut options = LeaseOptions::default();
+        if let Some(prefix) = &self.etcd_prefix {
+            options.prefix.clone_from(prefix);
         }
-        (None, None) => {
-            if let Some(flag) = first(&lease_flags) {
-                return Err(FlagError(format!(
-                    "{flag} is about a leased identity: it needs --etcd URL or --postgres URL"
-                )));
-            }
-            if let Some(flag) = first(&etcd_flags) {
-                return Err(FlagError(format!(
-                    "{flag} is about an identity leased from etcd: it needs --etcd URL"
-                )));
-            }
-            if let Some(flag) = first(&postgres_flags) {
-                return Err(FlagError(format!(
-                    "{flag} is about an identity leased from PostgreSQL: it needs --postgres URL"
-                )));
-            }
-            return Ok(None);
+        options.ttl = self.lease_ttl;
+        // The window must stay below the TTL.
+        options.window = options.window.min(self.lease_ttl / 2);
+        if let Some(wait) = self.claim_wait {
+            options.claim_wait = wait;
         }
-        (Some(endpoints), None) => {
-            if let Some(flag) = first(&postgres_flags) {
-                return Err(FlagError(format!(
-                    "{flag} is about an identity leased from PostgreSQL; --etcd leases from etcd"
-                )));
-            }
-            // A malformed URL is a bad flag; an unreachable one is found when connecting.
-            let config =
-                EtcdConfig::new(endpoints).map_err(|e| FlagError(format!("--etcd: {e}")))?;
-            StoreConfig::Etcd(etcd_access(args, config)?)
-        }
-        (None, Some(url)) => {
-            if let Some(flag) = first(&etcd_flags) {
-                return Err(FlagError(format!(
-                    "{flag} is about an identity leased from etcd; --postgres leases from PostgreSQL"
-                )));
-            }
-            StoreConfig::Postgres(postgres_access(args, url)?)
-        }
-    }))
-}
-
-/// The PostgreSQL URL, its password (the URL's, a file's, or `PGPASSWORD`), its CA and
-/// schema from the flags.
-fn postgres_access(args: &Flags, url: &str) -> Result<PgConfig, FlagError> {
-    let mut config = PgConfig::new(url).map_err(|e| FlagError(format!("--postgres: {e}")))?;
-    if let Some(path) = &args.postgres_password_file {
-        if config.has_password() {
-            return Err(FlagError(
-                "--postgres-password-file: the URL has a password already; give one of them"
-                    .to_owned(),
-            ));
-        }
-        config = config.with_password(password_file("--postgres-password-file", path)?);
-    } else if let Ok(password) = std::env::var(PG_PASSWORD_VARIABLE) {
-        // As libpq: the URL's own password first.
-        config = config.with_password(password);
+        options = match (identity, self.dc) {
+            (Some(identity), _) => options.exact(identity),
+            (None, Some(dc)) => options
+                .in_datacenter(dc)
+                .map_err(|e| format!("--dc: {e}"))?,
+            (None, None) => options,
+        };
+        options.check().map_err(|e| match e {
+            LeaseError::InvalidPrefix(_) => format!("--etcd-prefix: {e}"),
+            e => e.to_string(),
+        })?;
+        Ok(options)
     }
-    if let Some(ca) = &args.postgres_ca {
-        config = config.with_ca_pem(read("--postgres-ca", ca)?);
-    }
-    if let Some(schema) = &args.postgres_schema {
-        config = config
-            .with_schema(schema)
-            .map_err(|e| FlagError(format!("--postgres-schema: {e}")))?;
-    }
-    // libpq's TLS variables are not read here: one asking for TLS without --postgres-ca
-    // would otherwise connect in the clear without a word.
-    if !config.is_tls()
-        && let Ok(mode) = std::env::var("PGSSLMODE")
-        && mode != "disable"
-        && mode != "allow"
-        && mode != "prefer"
-    {
-        return Err(FlagError(format!(
-            "PGSSLMODE={mode} is libpq's and is not read: give --postgres-ca FILE, the CA \
-             that signed the database's certificate, for TLS that verifies it"
-        )));
-    }
-    config.check().map_err(|e| match e {
-        LeaseError::InvalidCa { reason, .. } => FlagError(format!(
-            "--postgres-ca {:?}: the CA: {reason}",
-            args.postgres_ca.as_deref().unwrap_or("")
-        )),
-        e => FlagError(format!("--postgres: {e}")),
-    })?;
-    Ok(config)
 }
 
 /// The file a flag names, read now: one that cannot be read is a bad flag.
-fn read(flag: &str, path: &str) -> Result<Vec<u8>, FlagError> {
-    std::fs::read(path).map_err(|e| FlagError(format!("{flag} {path:?}: cannot read it: {e}")))
+fn read(flag: &str, path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("{flag} {}: cannot read it: {e}", quoted(path)))
 }
 
 /// A password from a file: one line, UTF-8; the newline an editor adds is not part of it.
-fn password_file(flag: &str, path: &str) -> Result<String, FlagError> {
+fn password_file(flag: &str, path: &Path) -> Result<String, String> {
     let text = String::from_utf8(read(flag, path)?)
-        .map_err(|_| FlagError(format!("{flag} {path:?}: the password is not UTF-8")))?;
+        .map_err(|_| format!("{flag} {}: the password is not UTF-8", quoted(path)))?;
     Ok(text.trim_end_matches(['\n', '\r']).to_owned())
 }
 
-/// TLS and the user from the flags, each file read now: a file flag that names nothing
-/// is a bad flag, as is half of a pair.
-fn etcd_access(args: &Flags, mut config: EtcdConfig) -> Result<EtcdConfig, FlagError> {
-    match (&args.etcd_ca, config.is_tls()) {
-        (Some(ca), true) => config = config.with_ca_pem(read("--etcd-ca", ca)?),
-        (None, true) => {
-            return Err(FlagError(
-                "--etcd https://... needs --etcd-ca FILE, the CA that signed the members' \
-                 certificates"
-                    .to_owned(),
-            ));
-        }
-        (Some(_), false) => {
-            return Err(FlagError(
-                "--etcd-ca is for https:// members; --etcd lists http:// ones".to_owned(),
-            ));
-        }
-        (None, false) => {}
-    }
-    match (&args.etcd_cert, &args.etcd_key) {
-        (Some(_), Some(_)) if !config.is_tls() => {
-            return Err(FlagError(
-                "--etcd-cert and --etcd-key are for https:// members; --etcd lists http:// ones"
-                    .to_owned(),
-            ));
-        }
-        (Some(cert), Some(key)) => {
-            config = config.with_client_pem(read("--etcd-cert", cert)?, read("--etcd-key", key)?);
-        }
-        (Some(_), None) => return Err(FlagError("--etcd-cert needs --etcd-key too".to_owned())),
-        (None, Some(_)) => return Err(FlagError("--etcd-key needs --etcd-cert too".to_owned())),
-        (None, None) => {}
-    }
-    let password = match &args.etcd_password_file {
-        Some(path) => Some(password_file("--etcd-password-file", path)?),
-        None => std::env::var(PASSWORD_VARIABLE).ok(),
-    };
-    match (&args.etcd_user, password) {
-        (Some(user), Some(password)) => config = config.with_user(user, password),
-        (Some(_), None) => {
-            return Err(FlagError(format!(
-                "--etcd-user needs a password: --etcd-password-file FILE, or the environment \
-                 variable {PASSWORD_VARIABLE} (never a flag, which `ps` would show)"
-            )));
-        }
-        (None, _) if args.etcd_password_file.is_some() => {
-            return Err(FlagError(
-                "--etcd-password-file needs --etcd-user, the user it is the password of".to_owned(),
-            ));
-        }
-        (None, _) => {}
-    }
-    Ok(config)
+/// A path as it was typed, in quotes.
+fn quoted(path: &Path) -> String {
+    format!("{:?}", path.display().to_string())
 }
 
-/// A flag's whole seconds, `min..=3600`: the runtime's digits-only rule, then the range.
-fn seconds(flag: &str, text: &str, min: u64) -> Result<Duration, FlagError> {
-    let expected = format!("expected whole seconds in {min}..=3600");
-    match parse_decimal(text) {
-        Ok(seconds) if (min..=3600).contains(&seconds) => Ok(Duration::from_secs(seconds)),
-        Ok(seconds) => Err(FlagError(format!(
-            "{flag} {seconds} is out of range: {expected}"
-        ))),
-        Err(e) => Err(FlagError(format!("{flag} {text:?} is {e}: {expected}"))),
-    }
-}
-
-/// The lease's options from the flags: which identity, how long the lease and the wait.
-fn lease_options(
-    args: &Flags,
-    identity: Option<Identity>,
-    dc: Option<u64>,
-    store: StoreKind,
-) -> Result<LeaseOptions, FlagError> {
-    let ttl = seconds("--lease-ttl", args.lease_ttl.as_deref().unwrap_or("10"), 1)?;
-    let mut options = LeaseOptions::default();
-    if let Some(prefix) = &args.etcd_prefix {
-        options.prefix.clone_from(prefix);
-    }
-    options.ttl = ttl;
-    // The window must stay below the TTL.
-    options.window = options.window.min(ttl / 2);
-    if let Some(text) = &args.claim_wait {
-        options.claim_wait = seconds("--claim-wait", text, 0)?;
-    }
-    options = match (args.auto, identity, dc) {
-        (true, Some(_), _) => {
-            return Err(FlagError(
-                "--auto and --machine exclude each other: --auto leases any free machine"
-                    .to_owned(),
-            ));
-        }
-        (true, None, None) => options,
-        (true, None, Some(dc)) => options
-            .in_datacenter(dc)
-            .map_err(|e| FlagError(format!("--dc: {e}")))?,
-        (false, Some(identity), _) => options.exact(identity),
-        (false, None, _) => {
-            return Err(FlagError(format!(
-                "--{} needs --auto (any free identity), --dc N --auto (any free machine of \
-                 datacenter N), or --dc N --machine N (exactly that identity)",
-                store.key()
-            )));
-        }
-    };
-    options.check().map_err(|e| match e {
-        LeaseError::InvalidPrefix(_) => FlagError(format!("--etcd-prefix: {e}")),
-        e => FlagError(e.to_string()),
-    })?;
-    Ok(options)
+/// Clap's error on one line: its message, with the arguments it names (clap writes those
+/// on lines of their own), without its usage and tips.
+pub(crate) fn one_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let message: Vec<&str> = text
+        .lines()
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let message = message.join(" ");
+    message
+        .strip_prefix("error: ")
+        .unwrap_or(&message)
+        .to_owned()
 }
 
 /// The flags' rules, case by case, without a process: what the binary prints after
 /// `error: ` and before exiting with status 2 (`tests/process.rs` runs it for one case of
-/// each kind).
+/// each kind). The environment is a test's own: clap reads none of the flags' variables,
+/// and the passwords' come from `env`.
 #[cfg(test)]
 mod tests {
     use clap::{CommandFactory, FromArgMatches};
 
-    use super::{Flags, PASSWORD_VARIABLE, PG_PASSWORD_VARIABLE};
+    use super::{Flags, Startup, one_line};
 
-    /// What the binary says of `args`: clap's first line without its `error: `, or the
-    /// [`FlagError`](super::FlagError) of [`Flags::startup`].
-    fn refusal(args: &[&str]) -> String {
-        // The command line written here, not the test's environment: the flags' variables
-        // are not read, and the start-up's own must not be set.
-        for name in [PASSWORD_VARIABLE, PG_PASSWORD_VARIABLE, "PGSSLMODE"] {
-            assert!(
-                std::env::var_os(name).is_none(),
-                "{name} is set: the flags' tests need an environment without it"
-            );
-        }
+    /// What the binary says of `args`, in an environment of `vars` only.
+    fn said(args: &[&str], vars: &[(&str, &str)]) -> Result<Startup, String> {
         let command = Flags::command().mut_args(|arg| arg.env(None));
-        let parsed = command
+        let flags = command
             .try_get_matches_from(std::iter::once("snowflake-server").chain(args.iter().copied()))
-            .and_then(|mut matches| Flags::from_arg_matches_mut(&mut matches));
-        let flags = match parsed {
-            Ok(flags) => flags,
-            Err(e) => {
-                let text = e.to_string();
-                let first = text.lines().next().unwrap_or_default();
-                return first.strip_prefix("error: ").unwrap_or(first).to_owned();
-            }
+            .and_then(|mut matches| Flags::from_arg_matches_mut(&mut matches))
+            .map_err(|e| one_line(&e))?;
+        let env = |name: &str| {
+            vars.iter()
+                .find(|(var, _)| *var == name)
+                .map(|(_, value)| (*value).to_owned())
         };
-        match flags.startup() {
-            Ok(_) => panic!("{args:?} were taken"),
-            Err(e) => e.to_string(),
-        }
+        flags.startup(&env)
     }
 
     /// `args` are refused in one line that starts with `message`.
     fn refused(args: &[&str], message: &str) {
-        let refusal = refusal(args);
+        refused_with(args, &[], message);
+    }
+
+    fn refused_with(args: &[&str], vars: &[(&str, &str)], message: &str) {
+        let Err(refusal) = said(args, vars) else {
+            panic!("{args:?} were taken");
+        };
         assert!(!refusal.contains('\n'), "{args:?}: {refusal}");
         assert!(refusal.starts_with(message), "{args:?}: {refusal}");
     }
@@ -536,13 +454,23 @@ mod tests {
         for (args, message) in [
             (
                 &["--dc", "32", "--machine", "1"][..],
-                "--dc: datacenter 32 is out of range 0..=31 (5 bits)",
+                "invalid value '32' for '--dc <N>': datacenter 32 is out of range 0..=31 (5 bits)",
             ),
-            (&["--dc", "1"], "--dc needs --machine too"),
-            (&["--listen", "nonsense"], "invalid --listen \"nonsense\""),
+            (
+                &["--dc", "1"],
+                "the following required arguments were not provided: <--auto|--machine <N>>",
+            ),
+            (
+                &["--machine", "1"],
+                "the following required arguments were not provided: --dc <N>",
+            ),
+            (
+                &["--listen", "nonsense"],
+                "invalid value 'nonsense' for '--listen <ADDR>'",
+            ),
             (
                 &["--auto"],
-                "--auto is about a leased identity: it needs --etcd URL or --postgres URL",
+                "the following required arguments were not provided: <--etcd <URL[,URL...]>|--postgres <URL>>",
             ),
             (
                 &["--etcd", "ftp://x:1", "--auto"],
@@ -556,16 +484,16 @@ mod tests {
                     "--lease-ttl",
                     "0",
                 ],
-                "--lease-ttl 0 is out of range: expected whole seconds in 1..=3600",
+                "invalid value '0' for '--lease-ttl <SECONDS>': 0 is out of range: expected whole \
+                 seconds in 1..=3600",
             ),
-            (&["--etcd", "http://127.0.0.1:2379"], "--etcd needs --auto"),
+            (
+                &["--etcd", "http://127.0.0.1:2379"],
+                "the following required arguments were not provided: <--auto|--machine <N>>",
+            ),
             (
                 &["--etcd", "http://127.0.0.1:2379", "--dc", "40", "--auto"],
-                "--dc: datacenter 40 is out of range 0..=31 (5 bits)",
-            ),
-            (
-                &["--etcd", "http://127.0.0.1:2379", "--dc", "4"],
-                "--dc needs --machine too, or --auto (with --etcd or --postgres) for any free machine of it",
+                "invalid value '40' for '--dc <N>': datacenter 40 is out of range 0..=31 (5 bits)",
             ),
             (
                 &[
@@ -577,11 +505,11 @@ mod tests {
                     "1",
                     "--auto",
                 ],
-                "--auto and --machine exclude each other",
+                "the argument '--machine <N>' cannot be used with '--auto'",
             ),
             (
                 &["--claim-wait", "5"],
-                "--claim-wait is about a leased identity: it needs --etcd URL or --postgres URL",
+                "the following required arguments were not provided: <--etcd <URL[,URL...]>|--postgres <URL>>",
             ),
             (
                 &[
@@ -591,16 +519,16 @@ mod tests {
                     "--claim-wait",
                     "x",
                 ],
-                "--claim-wait \"x\" is not a whole number of decimal digits: expected whole seconds \
-                 in 0..=3600",
+                "invalid value 'x' for '--claim-wait <SECONDS>': \"x\" is not a whole number of \
+                 decimal digits: expected whole seconds in 0..=3600",
             ),
             (
-                &["--lease-ttl", "0"],
-                "--lease-ttl is about a leased identity: it needs --etcd URL or --postgres URL",
+                &["--lease-ttl", "5"],
+                "the following required arguments were not provided: <--etcd <URL[,URL...]>|--postgres <URL>>",
             ),
             (
                 &["--etcd-prefix", "/x"],
-                "--etcd-prefix is about an identity leased from etcd",
+                "the following required arguments were not provided: --etcd <URL[,URL...]>",
             ),
             (
                 &[
@@ -612,7 +540,7 @@ mod tests {
                 ],
                 "--etcd-prefix: invalid key prefix \"bad\"",
             ),
-            (&["--bogus"], "unexpected argument '--bogus'"),
+            (&["--bogus"], "unexpected argument '--bogus' found"),
         ] {
             refused(args, message);
         }
@@ -655,7 +583,7 @@ mod tests {
                     "--etcd-cert",
                     "Cargo.toml",
                 ],
-                "--etcd-cert needs --etcd-key too",
+                "the following required arguments were not provided: --etcd-key <FILE>",
             ),
             (
                 &[
@@ -667,7 +595,7 @@ mod tests {
                     "--etcd-key",
                     "Cargo.toml",
                 ],
-                "--etcd-key needs --etcd-cert too",
+                "the following required arguments were not provided: --etcd-cert <FILE>",
             ),
             (
                 &[
@@ -683,8 +611,8 @@ mod tests {
             ),
             (
                 &["--etcd", "http://x:1", "--auto", "--etcd-user", "snowflake"],
-                "--etcd-user needs a password: --etcd-password-file FILE, or the environment variable \
-                 SNOWFLAKE_ETCD_PASSWORD",
+                "--etcd-user needs a password: --etcd-password-file FILE, or the environment \
+                 variable SNOWFLAKE_ETCD_PASSWORD",
             ),
             (
                 &[
@@ -706,11 +634,11 @@ mod tests {
                     "--etcd-password-file",
                     "Cargo.toml",
                 ],
-                "--etcd-password-file needs --etcd-user",
+                "the following required arguments were not provided: --etcd-user <NAME>",
             ),
             (
                 &["--etcd-user", "u"],
-                "--etcd-user is about an identity leased from etcd: it needs --etcd URL",
+                "the following required arguments were not provided: --etcd <URL[,URL...]>",
             ),
         ] {
             refused(args, message);
@@ -728,11 +656,11 @@ mod tests {
                     "postgres://db/x",
                     "--auto",
                 ][..],
-                "--etcd and --postgres exclude each other: lease the identity from one store",
+                "the argument '--etcd <URL[,URL...]>' cannot be used with '--postgres <URL>'",
             ),
             (
                 &["--postgres", "postgres://db/x"],
-                "--postgres needs --auto (any free identity), --dc N --auto",
+                "the following required arguments were not provided: <--auto|--machine <N>>",
             ),
             (
                 &["--postgres", "http://db:2379", "--auto"],
@@ -744,7 +672,7 @@ mod tests {
             ),
             (
                 &["--postgres-schema", "ids"],
-                "--postgres-schema is about an identity leased from PostgreSQL: it needs --postgres URL",
+                "the following required arguments were not provided: <--postgres <URL>|--print-postgres-schema>",
             ),
             (
                 &[
@@ -754,7 +682,7 @@ mod tests {
                     "--postgres-schema",
                     "Bad-Name",
                 ],
-                "--postgres-schema: invalid lease option: schema \"Bad-Name\": expected lower-case",
+                "invalid value 'Bad-Name' for '--postgres-schema <NAME>': schema \"Bad-Name\": expected lower-case",
             ),
             (
                 &[
@@ -764,7 +692,7 @@ mod tests {
                     "--etcd-prefix",
                     "/x",
                 ],
-                "--etcd-prefix is about an identity leased from etcd; --postgres leases from PostgreSQL",
+                "the argument '--postgres <URL>' cannot be used with '--etcd-prefix <P>'",
             ),
             (
                 &[
@@ -774,7 +702,7 @@ mod tests {
                     "--postgres-ca",
                     "ca.pem",
                 ],
-                "--postgres-ca is about an identity leased from PostgreSQL; --etcd leases from etcd",
+                "the argument '--etcd <URL[,URL...]>' cannot be used with '--postgres-ca <FILE>'",
             ),
             (
                 &[
@@ -798,7 +726,7 @@ mod tests {
             ),
             (
                 &["--print-postgres-schema", "--postgres-schema", "a-b"],
-                "--postgres-schema: invalid lease option: schema \"a-b\"",
+                "invalid value 'a-b' for '--postgres-schema <NAME>': schema \"a-b\"",
             ),
         ] {
             refused(args, message);
@@ -835,5 +763,58 @@ mod tests {
         ] {
             refused(args, message);
         }
+        refused_with(
+            &["--postgres", "postgres://db/x", "--auto"],
+            &[("PGSSLMODE", "require")],
+            "PGSSLMODE=require is libpq's and is not read: give --postgres-ca FILE",
+        );
+    }
+
+    /// What the flags give: defaults, the identity's kind, and the passwords from the
+    /// environment a test passes in.
+    #[test]
+    fn good_flags_give_what_they_say() {
+        let Ok(Startup::Serve { listen, .. }) = said(&[], &[]) else {
+            panic!("no flags serve without an identity");
+        };
+        assert_eq!(listen.to_string(), "127.0.0.1:8080");
+        for args in [
+            &["--dc", "1", "--machine", "2"][..],
+            &["--etcd", "http://x:1", "--auto"],
+            &[
+                "--etcd",
+                "http://x:1",
+                "--dc",
+                "3",
+                "--auto",
+                "--lease-ttl",
+                "30",
+            ],
+            &[
+                "--postgres",
+                "postgres://db/x",
+                "--dc",
+                "3",
+                "--machine",
+                "4",
+            ],
+        ] {
+            assert!(
+                matches!(said(args, &[]), Ok(Startup::Serve { .. })),
+                "{args:?}"
+            );
+        }
+        // The etcd user's password from its variable; PGSSLMODE=prefer is no demand.
+        let user = ["--etcd", "http://x:1", "--auto", "--etcd-user", "u"];
+        assert!(said(&user, &[("SNOWFLAKE_ETCD_PASSWORD", "p")]).is_ok());
+        let pg = ["--postgres", "postgres://db/x", "--auto"];
+        assert!(said(&pg, &[("PGSSLMODE", "prefer"), ("PGPASSWORD", "p")]).is_ok());
+        let Ok(Startup::PrintPostgresSchema(sql)) = said(
+            &["--print-postgres-schema", "--postgres-schema", "ids"],
+            &[],
+        ) else {
+            panic!("the schema is printed");
+        };
+        assert!(sql.contains("CREATE TABLE \"ids\".identities"), "{sql}");
     }
 }

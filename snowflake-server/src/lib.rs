@@ -5,16 +5,14 @@
 //! - [`serve()`] serves a [`Config`] on a listener until a shutdown future resolves
 //!   ([`serve_until_signal`]: until SIGTERM or Ctrl-C, as the binary does);
 //! - [`Service`] gives the router to mount, and claims and releases a leased identity;
-//! - [`Flags`] are the binary's flags, checked by [`Flags::startup`] into a [`Startup`]: a
-//!   [`Config`] to serve, or the schema to print.
+//! - [`Config`] says where the IDs come from: no identity, an unleased one, or one leased
+//!   from a [`StoreConfig`] (the binary's flags make one; they are the binary's own).
 //!
 //! The crates whose types this API names are re-exported, so that an application uses the
 //! very versions the service was built with: [`axum`] ([`Service::router`] is an axum
 //! `Router`), [`tokio`] (the listener [`serve`] takes), [`lease`] (`snowflake-lease`:
 //! [`StoreConfig`] and [`Config::leased`] take its options), [`snowflake_kit`] (an
-//! [`Identity`](snowflake_kit::Identity) for [`Config::unleased`]) and [`clap`] ([`Flags`]
-//! is a clap parser, kept in the library so that an application can take the binary's flags
-//! into its own).
+//! [`Identity`](snowflake_kit::Identity) for [`Config::unleased`]).
 //!
 //! The endpoints, the flags and the lease are described in the
 //! [README](https://github.com/snowflake-kit/snowflake-kit/blob/main/snowflake-server/README.md).
@@ -35,7 +33,6 @@ mod api;
 mod config;
 mod error;
 mod fair;
-mod flags;
 // The router's fuzz target: the binary's loop under `cargo afl build` (scripts/fuzz.sh),
 // its corpus replayed by the tests; in neither, not built.
 #[cfg(any(test, fuzzing))]
@@ -57,13 +54,11 @@ use axum::Router;
 use axum::routing::get;
 
 pub use axum;
-pub use clap;
 pub use snowflake_kit;
 pub use snowflake_lease as lease;
 pub use tokio;
 
 pub use crate::config::{Config, StoreConfig};
-pub use crate::flags::{FlagError, Flags, Startup};
 pub use crate::logging::{LogFormat, LoggingError, init_logging};
 pub use crate::serve::{
     ServeError, ServeErrorKind, Service, StopSignals, serve, serve_until_signal,

@@ -1,5 +1,5 @@
 //! `snowflake-server`: the page that shows how a Snowflake ID is built, and an ID
-//! service around it. The flags are [`snowflake_server::Flags`] (`--help` lists them, each
+//! service around it. The flags are this binary's (`flags.rs`; `--help` lists them, each
 //! with its environment variable); the service is the library's.
 //!
 //! Bad flags: one line on stderr, exit status 2. Events on stderr, text or JSON lines,
@@ -16,7 +16,11 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
-use snowflake_server::{Flags, Startup, StopSignals};
+use snowflake_server::StopSignals;
+
+use crate::flags::{Flags, Startup};
+
+mod flags;
 
 #[cfg(fuzzing)]
 fn main() {
@@ -31,18 +35,15 @@ fn main() -> ExitCode {
             let _ = e.print();
             return ExitCode::SUCCESS;
         }
-        Err(e) => {
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad arguments");
-            return fail(2, first.strip_prefix("error: ").unwrap_or(first));
-        }
+        Err(e) => return fail(2, &flags::one_line(&e)),
     };
-    let (listen, log_format, config) = match flags.startup() {
+    // The passwords that come from the environment, looked up there and nowhere else.
+    let env = |name: &str| std::env::var(name).ok();
+    let (listen, log_format, config) = match flags.startup(&env) {
         Ok(Startup::Serve {
             listen,
             log_format,
             config,
-            ..
         }) => (listen, log_format, config),
         Ok(Startup::PrintPostgresSchema(sql)) => {
             return match std::io::stdout().write_all(sql.as_bytes()) {
@@ -50,7 +51,7 @@ fn main() -> ExitCode {
                 Err(e) => fail(1, &format!("cannot write the schema: {e}")),
             };
         }
-        Err(e) => return fail(2, &e.to_string()),
+        Err(e) => return fail(2, &e),
     };
     if let Err(e) = snowflake_server::init_logging(log_format) {
         return fail(2, &e.to_string());
@@ -71,7 +72,7 @@ fn main() -> ExitCode {
             .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
         // Where it listens, once it listens for the stop signals too: whoever started it
         // may stop it from then on.
-        let signals = StopSignals::listen().map_err(|e| e.to_string())?;
+        let signals = StopSignals::listen().map_err(|e| chain(&e))?;
         let local = listener.local_addr().map_err(|e| e.to_string())?;
         // A closed stdout is no reason to stop.
         let _ = writeln!(
@@ -80,7 +81,7 @@ fn main() -> ExitCode {
         );
         snowflake_server::serve_until_signal(listener, config, signals)
             .await
-            .map_err(|e| e.to_string())
+            .map_err(|e| chain(&e))
     });
     match served {
         Ok(()) => ExitCode::SUCCESS,
@@ -90,6 +91,17 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// An error and each of its causes, on one line.
+fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        text = format!("{text}: {cause}");
+        source = cause.source();
+    }
+    text
 }
 
 fn fail(code: u8, message: &str) -> ExitCode {

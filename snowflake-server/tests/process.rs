@@ -15,7 +15,12 @@ use support::{Server, error_event};
 fn a_bad_flag_is_one_line_and_exit_2() {
     usage(
         &["--dc", "32", "--machine", "1"],
-        "--dc: datacenter 32 is out of range 0..=31 (5 bits)",
+        "invalid value '32' for '--dc <N>': datacenter 32 is out of range 0..=31 (5 bits)",
+    );
+    // A rule that clap writes over several lines, said on one.
+    usage(
+        &["--dc", "1"],
+        "the following required arguments were not provided: <--auto|--machine <N>>",
     );
     usage(&["--bogus"], "unexpected argument '--bogus'");
 }
@@ -62,15 +67,16 @@ fn every_flag_comes_from_its_environment_variable_too() {
     };
     env_usage(
         &[("SNOWFLAKE_DC", "32"), ("SNOWFLAKE_MACHINE", "1")],
-        "--dc: datacenter 32 is out of range 0..=31 (5 bits)",
+        "invalid value '32' for '--dc <N>': datacenter 32 is out of range 0..=31 (5 bits)",
     );
     env_usage(
         &[("SNOWFLAKE_LISTEN", "nonsense")],
-        "invalid --listen \"nonsense\"",
+        "invalid value 'nonsense' for '--listen <ADDR>'",
     );
     env_usage(
         &[("SNOWFLAKE_AUTO", "true")],
-        "--auto is about a leased identity: it needs --etcd URL or --postgres URL",
+        "the following required arguments were not provided: <--etcd <URL[,URL...]>|--postgres \
+         <URL>>",
     );
     env_usage(
         &[
@@ -78,7 +84,8 @@ fn every_flag_comes_from_its_environment_variable_too() {
             ("SNOWFLAKE_AUTO", "1"),
             ("SNOWFLAKE_LEASE_TTL", "0"),
         ],
-        "--lease-ttl 0 is out of range: expected whole seconds in 1..=3600",
+        "invalid value '0' for '--lease-ttl <SECONDS>': 0 is out of range: expected whole \
+         seconds in 1..=3600",
     );
     env_usage(
         &[
@@ -170,7 +177,8 @@ fn a_port_in_use_and_a_silent_etcd_exit_1_naming_them() {
     let message = error_event(&out.stderr);
     assert!(
         message.starts_with(&format!(
-            "cannot reach etcd at http://127.0.0.1:{free} (giving up after 5s): "
+            "cannot claim the identity: cannot reach etcd at http://127.0.0.1:{free} (giving up \
+             after 5s): "
         )),
         "{message}"
     );
