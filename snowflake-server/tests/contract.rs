@@ -181,6 +181,72 @@ fn ts_is_described_as_the_form_reads_it() {
     assert_eq!(ts("2080-07-10T17:30:30.209Z").0, 400);
 }
 
+/// The date's pattern, read by a JSON Schema validator as a client's would read it, holds
+/// exactly the days every time of which, in every offset, the server reads (so that what the
+/// document allows is never refused), in every written form of a time; and what it refuses
+/// by its syntax, the server refuses too.
+#[test]
+fn the_date_pattern_holds_the_days_the_server_reads_whole() {
+    let doc = App::unleased(1, 1).get("/v1/openapi.json").json();
+    let schema = &parameter(&doc, "/v1/compose", "ts")["schema"];
+    let date = branches(schema, "string")
+        .into_iter()
+        .find(|b| b["pattern"].is_string())
+        .expect("a date form");
+    let pattern = jsonschema::validator_for(&serde_json::json!({
+        "type": "string",
+        "pattern": date["pattern"],
+    }))
+    .expect("a pattern a validator reads");
+    let held = |text: &str| pattern.is_valid(&serde_json::json!(text));
+    let read = |text: &str| Field::Timestamp.parse(text).is_ok();
+    // Every day from a week before the range to a week after it: held exactly when its
+    // first instant furthest east and its last furthest west are both read.
+    let day_ms = 86_400_000;
+    let mut days = 0;
+    for ms in (TWITTER_EPOCH_MS - 7 * day_ms..MAX_TIMESTAMP_MS + 7 * day_ms).step_by(86_400_000) {
+        let day = &snowflake_kit::rfc3339::Rfc3339::new(ms)
+            .unwrap()
+            .to_string()[..10];
+        let whole =
+            read(&format!("{day}T00:00:00+23:59")) && read(&format!("{day}T23:59:59.999-23:59"));
+        assert_eq!(held(&format!("{day}T12:00:00Z")), whole, "{day}");
+        days += usize::from(whole);
+    }
+    assert_eq!(days, 25_448, "the days from 2010-11-06 to 2080-07-08");
+    // Each written form of a time, on days across the range: held, then read.
+    for ms in (TWITTER_EPOCH_MS + 2 * day_ms..MAX_TIMESTAMP_MS - 2 * day_ms).step_by(2_199_023_251)
+    {
+        let written = snowflake_kit::rfc3339::Rfc3339::new(ms)
+            .unwrap()
+            .to_string();
+        let (day, time) = (&written[..10], &written[11..19]);
+        for separator in ["T", "t", " "] {
+            for fraction in ["", ".1", ".12", ".000", ".123000"] {
+                for offset in ["Z", "z", "+00:00", "-23:59", "+23:59", "+05:30"] {
+                    let text = format!("{day}{separator}{time}{fraction}{offset}");
+                    assert!(held(&text) && read(&text), "{text}");
+                }
+            }
+        }
+    }
+    for text in [
+        "2022-06-28T16:07:40.1051Z",
+        "2022-06-28T16:07:60Z",
+        "2022-06-28T24:00:00Z",
+        "2022-13-01T00:00:00Z",
+        "2022-02-29T00:00:00Z",
+        "2022-06-31T00:00:00Z",
+        "2022-06-28T16:07:40",
+        "2022-06-28T16:07:40+24:00",
+        "2022-06-28_16:07:40Z",
+        "22-06-28T16:07:40Z",
+    ] {
+        assert!(!held(text), "{text}");
+        assert!(!read(text), "{text}");
+    }
+}
+
 /// The API reads its fields exactly as the contract describes them: blank is the empty text
 /// alone (`maxLength: 0`), and a value with spaces around it is refused (schemathesis once
 /// found `seq=%0C` answered 200). The page's form, for a person's typing, drops the spaces.
