@@ -5,6 +5,7 @@
 mod identity;
 
 use std::collections::HashMap;
+use std::fmt::Write;
 use std::sync::Arc;
 
 use axum::Json;
@@ -273,16 +274,13 @@ pub(crate) async fn ids(
             state.metrics.refusals.inc();
         })?;
     state.metrics.issued.inc_by(count);
-    // 4,096 IDs of up to 19 digits: one buffer, written by hand.
+    // 4,096 IDs of up to 19 digits, each written into the one buffer: no allocation per ID.
     let mut body = String::with_capacity(10 + out.len() * 22);
     body.push_str("{\"ids\":[");
     for (i, id) in out.iter().enumerate() {
-        if i > 0 {
-            body.push(',');
-        }
-        body.push('"');
-        body.push_str(&id.to_string());
-        body.push('"');
+        let comma = if i > 0 { "," } else { "" };
+        // Writing to a `String` cannot fail.
+        let _ = write!(body, "{comma}\"{id}\"");
     }
     body.push_str("]}");
     Ok(issued(body))

@@ -411,7 +411,7 @@ mod tests {
                             issuer
                                 .fill(&queue, &mut out)
                                 .await
-                                .map_err(|e| e.0)
+                                .map_err(|e| e.to_string())
                                 .unwrap();
                             filled.fetch_add(1, Ordering::Relaxed);
                             // Back as the next millisecond begins, as fresh requests come.
@@ -441,7 +441,11 @@ mod tests {
             let mut waits = Vec::new();
             for _ in 0..20 {
                 let started = tokio::time::Instant::now();
-                let id = issuer.next_id(&queue).await.map_err(|e| e.0).unwrap();
+                let id = issuer
+                    .next_id(&queue)
+                    .await
+                    .map_err(|e| e.to_string())
+                    .unwrap();
                 waits.push(started.elapsed());
                 assert_eq!(id.datacenter(), 1);
             }
@@ -473,7 +477,11 @@ mod tests {
                     tokio::spawn(async move {
                         let mut count = 0_u64;
                         while !stop.load(Ordering::Relaxed) {
-                            issuer.next_id(&queue).await.map_err(|e| e.0).unwrap();
+                            issuer
+                                .next_id(&queue)
+                                .await
+                                .map_err(|e| e.to_string())
+                                .unwrap();
                             count += 1;
                             // As a request's task ends: an ID taken at once, without waiting,
                             // never hands the worker back, and a loop of them would hold it,
@@ -493,7 +501,7 @@ mod tests {
                     issuer
                         .fill(&queue, &mut out)
                         .await
-                        .map_err(|e| e.0)
+                        .map_err(|e| e.to_string())
                         .unwrap();
                 }
             };
