@@ -196,7 +196,7 @@ fn a_claim_wait_that_runs_out_exits_1() {
     assert_eq!(out.status.code(), Some(1));
     let message = error_event(&out.stderr);
     assert!(
-        message.starts_with("identity 04/04 is held by"),
+        message.starts_with("cannot claim the identity: identity 04/04 is held by"),
         "{message}"
     );
 }
