@@ -10,9 +10,12 @@ if ! command -v wrk >/dev/null 2>&1; then
         exit 1
     fi
 fi
-cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p snowflake-server
+# SERVER_BIN: a binary built elsewhere (another commit's, to compare), instead of this tree's.
+if [ -z "${SERVER_BIN:-}" ]; then
+    cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p snowflake-server
+fi
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$root/target/release/snowflake-server" --listen "127.0.0.1:$port" --dc 1 --machine 1 >/dev/null &
+"${SERVER_BIN:-$root/target/release/snowflake-server}" --listen "127.0.0.1:$port" --dc 1 --machine 1 >/dev/null &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 100); do

@@ -46,8 +46,8 @@ pub(crate) enum ApiError {
         message: &'static str,
         allow: &'static str,
     },
-    /// 414 or 431: a request head past the server's own limits.
-    TooLarge { status: StatusCode, message: String },
+    /// 414: a path and query past the server's own limit.
+    UriTooLong(String),
 }
 
 impl ApiError {
@@ -130,7 +130,7 @@ impl IntoResponse for ApiError {
                 ),
                 None,
             ),
-            ApiError::TooLarge { status, message } => (status, plain(message), None),
+            ApiError::UriTooLong(message) => (StatusCode::URI_TOO_LONG, plain(message), None),
             ApiError::MethodNotAllowed { message, allow } => (
                 StatusCode::METHOD_NOT_ALLOWED,
                 plain(message.to_owned()),

@@ -37,7 +37,6 @@ mod fair;
 // its corpus replayed by the tests; in neither, not built.
 #[cfg(any(test, fuzzing))]
 pub mod fuzz;
-mod hyper_errors;
 mod issuer;
 mod limits;
 mod listen;

@@ -19,7 +19,6 @@ use tokio::sync::watch;
 use tower::ServiceExt;
 
 use crate::AppState;
-use crate::hyper_errors::JsonErrors;
 
 /// How long a client may take to send a request's head, and may stay idle between two.
 pub(crate) const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
@@ -120,18 +119,14 @@ pub(crate) async fn serve(
             }
         }
         let in_flight = Arc::new(AtomicUsize::new(0));
-        let answered = Arc::new(AtomicUsize::new(0));
-        let (counting, answering) = (Arc::clone(&in_flight), Arc::clone(&answered));
+        let counting = Arc::clone(&in_flight);
         let app = app.clone();
         // Counts its requests in flight: a connection with none may be closed to make room.
-        // And its answers, which hyper then writes: any other is hyper's own.
         let service = hyper::service::service_fn(move |request| {
             counting.fetch_add(1, Ordering::AcqRel);
-            let (app, counting, answering) =
-                (app.clone(), Arc::clone(&counting), Arc::clone(&answering));
+            let (app, counting) = (app.clone(), Arc::clone(&counting));
             async move {
                 let response = app.oneshot(request).await;
-                answering.fetch_add(1, Ordering::AcqRel);
                 counting.fetch_sub(1, Ordering::AcqRel);
                 response
             }
@@ -148,10 +143,8 @@ pub(crate) async fn serve(
             let mut builder = http1::Builder::new();
             builder
                 .timer(TokioTimer::new())
-                .header_read_timeout(HEADER_READ_TIMEOUT)
-                .max_headers(crate::limits::HYPER_MAX_HEADERS);
-            let io = JsonErrors::new(TokioIo::new(stream), answered);
-            let connection = builder.serve_connection(io, service);
+                .header_read_timeout(HEADER_READ_TIMEOUT);
+            let connection = builder.serve_connection(TokioIo::new(stream), service);
             let mut connection = std::pin::pin!(connection);
             let stop = async move {
                 // The guard `wait_for` returns is not `Send`: dropped at once.

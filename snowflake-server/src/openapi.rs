@@ -76,8 +76,10 @@ enum Language {
     info(
         title = "snowflake-server",
         description = "Twitter-layout Snowflake IDs: compose, decode, and issue. IDs are JSON \
-                       strings of decimal digits. Every error is `{\"error\": {\"field\", \
-                       \"message\"}}`."
+                       strings of decimal digits. Every error of the service is `{\"error\": \
+                       {\"field\", \"message\"}}`; a request that cannot be read (a \
+                       malformed head 400, a URL past 64 KiB 414, more than 100 header \
+                       fields 431) is refused before routing, with an empty body."
     ),
     paths(
         page,
