@@ -17,96 +17,15 @@ use crate::issuer::{self, Issuer, Lease};
 use crate::metrics::Metrics;
 use crate::{AppState, fair, listen, router};
 
+mod error;
+mod signals;
+
+pub use error::{ServeError, ServeErrorKind};
+pub use signals::StopSignals;
+use signals::{Once, Stop};
+
 /// How long in-flight requests may take to finish after a stop signal.
 const DRAIN: Duration = Duration::from_secs(10);
-
-/// What went wrong in the service: its metrics could not be set up, the store could not be
-/// reached, or the identity was not claimed in time (by [`serve`], the reason it stopped).
-/// Its message says the step that failed; the cause is its [`source`](std::error::Error::source),
-/// for a reporter that walks the chain (anyhow's `{:#}`, the binary's one line).
-///
-/// ```
-/// # async fn run() {
-/// # let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-/// # let config = snowflake_server::Config::without_identity();
-/// if let Err(e) = snowflake_server::serve(listener, config, std::future::pending()).await {
-///     eprintln!("error: {e}");
-/// }
-/// # }
-/// ```
-#[derive(Debug)]
-pub struct ServeError {
-    kind: ServeErrorKind,
-    message: &'static str,
-    source: Option<Box<dyn std::error::Error + Send + Sync>>,
-}
-
-/// What kind of thing stopped the service: [`ServeError::kind`], for code that branches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ServeErrorKind {
-    /// The metrics could not be set up.
-    Metrics,
-    /// The process could not listen for SIGTERM and Ctrl-C.
-    Signals,
-    /// The listener failed: its address could not be read.
-    Listener,
-    /// The leased identity could not be claimed: the store was out of reach, refused us,
-    /// or the identity was not free in time. Its [`source`](std::error::Error::source) is
-    /// the lease's error ([`lease::LeaseError`](crate::lease::LeaseError)), when it had one.
-    Claim,
-}
-
-impl ServeError {
-    /// An error of `kind`, saying `message`, caused by `source`.
-    fn new(
-        kind: ServeErrorKind,
-        message: &'static str,
-        source: impl std::error::Error + Send + Sync + 'static,
-    ) -> ServeError {
-        ServeError {
-            kind,
-            message,
-            source: Some(Box::new(source)),
-        }
-    }
-
-    /// A failed claim: the lease's error is the cause.
-    fn claim(e: LeaseError) -> ServeError {
-        ServeError::new(ServeErrorKind::Claim, "cannot claim the identity", e)
-    }
-
-    /// What kind of thing stopped the service.
-    ///
-    /// ```
-    /// use snowflake_server::{ServeError, ServeErrorKind};
-    ///
-    /// /// What an operator should look at first.
-    /// fn advice(e: &ServeError) -> &'static str {
-    ///     match e.kind() {
-    ///         ServeErrorKind::Claim => "the lease store, or who holds the identity",
-    ///         _ => "the message",
-    ///     }
-    /// }
-    /// ```
-    pub fn kind(&self) -> ServeErrorKind {
-        self.kind
-    }
-}
-
-impl fmt::Display for ServeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message)
-    }
-}
-
-impl std::error::Error for ServeError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.source
-            .as_deref()
-            .map(|e| e as &(dyn std::error::Error + 'static))
-    }
-}
 
 /// The service for an application to mount in its own router: [`Service::router`] answers
 /// every endpoint of `snowflake-server`; with a leased identity, [`Service::claim`] claims it
@@ -114,7 +33,7 @@ impl std::error::Error for ServeError {
 ///
 /// Mount it at the root (`merge`): the page's form and script, and the OpenAPI document,
 /// name the service's paths from `/`. The limits on connections (the header-read timeout,
-/// the cap on open connections, JSON for a request hyper refuses) are [`serve`]'s, not the
+/// the cap on open connections) are [`serve`]'s, not the
 /// router's: under the application's own server, they are the application's.
 ///
 /// ```
@@ -270,26 +189,6 @@ pub async fn serve_until_signal(
     mut signals: StopSignals,
 ) -> Result<(), ServeError> {
     run(listener, config, &mut signals).await
-}
-
-/// What stops the service: `wait` resolves at a stop, and again at each later one.
-trait Stop: Send {
-    fn wait(&mut self) -> impl Future<Output = ()> + Send;
-}
-
-/// A shutdown future: the first stop; there is no second.
-struct Once<F>(Option<Pin<Box<F>>>);
-
-impl<F: Future<Output = ()> + Send> Stop for Once<F> {
-    async fn wait(&mut self) {
-        match self.0.as_mut() {
-            Some(shutdown) => {
-                shutdown.await;
-                self.0 = None;
-            }
-            None => std::future::pending().await,
-        }
-    }
 }
 
 async fn run(
@@ -475,92 +374,4 @@ async fn claim(
     .map_err(ServeError::claim)?;
     lease.hold(generator);
     Ok(())
-}
-
-/// SIGTERM and Ctrl-C (SIGINT), listened for from the moment [`StopSignals::listen`]
-/// returns, for [`serve_until_signal`].
-#[derive(Debug)]
-pub struct StopSignals {
-    #[cfg(unix)]
-    term: tokio::signal::unix::Signal,
-    #[cfg(unix)]
-    interrupt: tokio::signal::unix::Signal,
-}
-
-impl StopSignals {
-    /// Starts listening for the signals; from here on they stop the service rather than
-    /// the process. Call it inside a tokio runtime (outside one it panics, as tokio's
-    /// signals do), as early as the program can.
-    ///
-    /// ```no_run
-    /// # #[tokio::main]
-    /// # async fn main() -> Result<(), snowflake_server::ServeError> {
-    /// let signals = snowflake_server::StopSignals::listen()?;
-    /// # Ok(()) }
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// [`ServeError`] of kind [`ServeErrorKind::Signals`] when the process cannot listen
-    /// for them.
-    pub fn listen() -> Result<StopSignals, ServeError> {
-        #[cfg(unix)]
-        {
-            use tokio::signal::unix::{SignalKind, signal};
-            let listen = || -> std::io::Result<StopSignals> {
-                Ok(StopSignals {
-                    term: signal(SignalKind::terminate())?,
-                    interrupt: signal(SignalKind::interrupt())?,
-                })
-            };
-            listen()
-                .map_err(|e| ServeError::new(ServeErrorKind::Signals, "cannot handle signals", e))
-        }
-        #[cfg(not(unix))]
-        Ok(StopSignals {})
-    }
-}
-
-impl Stop for StopSignals {
-    async fn wait(&mut self) {
-        #[cfg(unix)]
-        tokio::select! {
-            _ = self.term.recv() => {}
-            _ = self.interrupt.recv() => {}
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = tokio::signal::ctrl_c().await;
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::error::Error;
-
-    use snowflake_lease::LeaseError;
-
-    use super::{ServeError, ServeErrorKind};
-
-    #[test]
-    fn a_failed_claim_is_of_its_kind_with_the_lease_error_as_its_source() {
-        let lease = LeaseError::InvalidOption("ttl 0 s: expected at least 3 s".to_owned());
-        let e = ServeError::claim(lease.clone());
-        assert_eq!(e.kind(), ServeErrorKind::Claim);
-        assert_eq!(e.to_string(), "cannot claim the identity");
-        let source = e.source().expect("a source");
-        assert_eq!(source.downcast_ref::<LeaseError>(), Some(&lease));
-        // A reporter that walks the chain says each cause once.
-        assert_eq!(
-            format!("{:#}", anyhow::Error::new(e)),
-            "cannot claim the identity: invalid lease option: ttl 0 s: expected at least 3 s"
-        );
-    }
-
-    #[tokio::test]
-    async fn the_signals_are_heard_inside_a_runtime() {
-        let signals = super::StopSignals::listen();
-        assert!(signals.is_ok(), "{signals:?}");
-    }
 }

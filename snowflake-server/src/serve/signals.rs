@@ -1,0 +1,106 @@
+//! What stops the service: a shutdown future given by the caller, or the process's signals.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use super::{ServeError, ServeErrorKind};
+
+/// What stops the service: `wait` resolves at a stop, and again at each later one.
+pub(crate) trait Stop: Send {
+    fn wait(&mut self) -> impl Future<Output = ()> + Send;
+}
+
+/// A shutdown future: the first stop; there is no second.
+pub(crate) struct Once<F>(pub(crate) Option<Pin<Box<F>>>);
+
+impl<F: Future<Output = ()> + Send> Stop for Once<F> {
+    async fn wait(&mut self) {
+        match self.0.as_mut() {
+            Some(shutdown) => {
+                shutdown.await;
+                self.0 = None;
+            }
+            None => std::future::pending().await,
+        }
+    }
+}
+
+/// SIGTERM and Ctrl-C (SIGINT), listened for from the moment [`StopSignals::listen`]
+/// returns, for [`serve_until_signal`](crate::serve_until_signal).
+#[derive(Debug)]
+pub struct StopSignals {
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+}
+
+impl StopSignals {
+    /// Starts listening for the signals; from here on they stop the service rather than
+    /// the process. Call it inside a tokio runtime (outside one it panics, as tokio's
+    /// signals do), as early as the program can.
+    ///
+    /// ```no_run
+    /// # #[tokio::main]
+    /// # async fn main() -> Result<(), snowflake_server::ServeError> {
+    /// let signals = snowflake_server::StopSignals::listen()?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ServeError`] of kind [`ServeErrorKind::Signals`] when the process cannot listen
+    /// for them.
+    pub fn listen() -> Result<StopSignals, ServeError> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let listen = || -> std::io::Result<StopSignals> {
+                Ok(StopSignals {
+                    term: signal(SignalKind::terminate())?,
+                    interrupt: signal(SignalKind::interrupt())?,
+                })
+            };
+            listen()
+                .map_err(|e| ServeError::new(ServeErrorKind::Signals, "cannot handle signals", e))
+        }
+        #[cfg(not(unix))]
+        Ok(StopSignals {})
+    }
+}
+
+impl Stop for StopSignals {
+    async fn wait(&mut self) {
+        #[cfg(unix)]
+        tokio::select! {
+            _ = self.term.recv() => {}
+            _ = self.interrupt.recv() => {}
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use rustix::process::{Signal, getpid, kill_process};
+
+    use super::{Stop, StopSignals};
+
+    /// Each signal, sent to this process once the service listens, stops the service
+    /// rather than the process.
+    #[tokio::test]
+    async fn the_signals_are_heard_inside_a_runtime() {
+        let mut signals = StopSignals::listen().expect("listening for the signals");
+        for signal in [Signal::TERM, Signal::INT] {
+            kill_process(getpid(), signal).expect("a signal sent to this process");
+            tokio::time::timeout(Duration::from_secs(5), signals.wait())
+                .await
+                .unwrap_or_else(|_| panic!("{signal:?} was not heard"));
+        }
+    }
+}
