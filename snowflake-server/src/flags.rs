@@ -420,11 +420,13 @@ mod tests {
 
     use super::{Flags, Startup, one_line};
 
-    /// What the binary says of `args`, in an environment of `vars` only.
-    fn said(args: &[&str], vars: &[(&str, &str)]) -> Result<Startup, String> {
+    /// What the binary says of `args` (split at spaces), in an environment of `vars` only.
+    fn said(args: &str, vars: &[(&str, &str)]) -> Result<Startup, String> {
         let command = Flags::command().mut_args(|arg| arg.env(None));
         let flags = command
-            .try_get_matches_from(std::iter::once("snowflake-server").chain(args.iter().copied()))
+            .try_get_matches_from(
+                std::iter::once("snowflake-server").chain(args.split_whitespace()),
+            )
             .and_then(|mut matches| Flags::from_arg_matches_mut(&mut matches))
             .map_err(|e| one_line(&e))?;
         let env = |name: &str| {
@@ -435,12 +437,16 @@ mod tests {
         flags.startup(&env)
     }
 
-    /// `args` are refused in one line that starts with `message`.
-    fn refused(args: &[&str], message: &str) {
-        refused_with(args, &[], message);
+    /// Each line's flags (before ` => `) are refused in one line that starts with its
+    /// message (after it).
+    fn refused_each(table: &str) {
+        for case in table.lines().filter(|line| !line.trim().is_empty()) {
+            let (args, message) = case.split_once(" => ").expect("flags => message");
+            refused_with(args, &[], message.trim());
+        }
     }
 
-    fn refused_with(args: &[&str], vars: &[(&str, &str)], message: &str) {
+    fn refused_with(args: &str, vars: &[(&str, &str)], message: &str) {
         let Err(refusal) = said(args, vars) else {
             panic!("{args:?} were taken");
         };
@@ -451,320 +457,81 @@ mod tests {
     /// The identity, the listening address, the lease's settings, and a flag clap does not know.
     #[test]
     fn bad_flags_are_refused_naming_the_flag() {
-        for (args, message) in [
-            (
-                &["--dc", "32", "--machine", "1"][..],
-                "invalid value '32' for '--dc <N>': datacenter 32 is out of range 0..=31 (5 bits)",
-            ),
-            (
-                &["--dc", "1"],
-                "the following required arguments were not provided: <--auto|--machine <N>>",
-            ),
-            (
-                &["--machine", "1"],
-                "the following required arguments were not provided: --dc <N>",
-            ),
-            (
-                &["--listen", "nonsense"],
-                "invalid value 'nonsense' for '--listen <ADDR>'",
-            ),
-            (
-                &["--auto"],
-                "the following required arguments were not provided: <--etcd <URL[,URL...]>|--postgres <URL>>",
-            ),
-            (
-                &["--etcd", "ftp://x:1", "--auto"],
-                "--etcd: invalid etcd endpoint \"ftp://x:1\"",
-            ),
-            (
-                &[
-                    "--etcd",
-                    "http://127.0.0.1:2379",
-                    "--auto",
-                    "--lease-ttl",
-                    "0",
-                ],
-                "invalid value '0' for '--lease-ttl <SECONDS>': 0 is out of range: expected whole \
-                 seconds in 1..=3600",
-            ),
-            (
-                &["--etcd", "http://127.0.0.1:2379"],
-                "the following required arguments were not provided: <--auto|--machine <N>>",
-            ),
-            (
-                &["--etcd", "http://127.0.0.1:2379", "--dc", "40", "--auto"],
-                "invalid value '40' for '--dc <N>': datacenter 40 is out of range 0..=31 (5 bits)",
-            ),
-            (
-                &[
-                    "--etcd",
-                    "http://127.0.0.1:2379",
-                    "--dc",
-                    "4",
-                    "--machine",
-                    "1",
-                    "--auto",
-                ],
-                "the argument '--machine <N>' cannot be used with '--auto'",
-            ),
-            (
-                &["--claim-wait", "5"],
-                "the following required arguments were not provided: <--etcd <URL[,URL...]>|--postgres <URL>>",
-            ),
-            (
-                &[
-                    "--etcd",
-                    "http://127.0.0.1:2379",
-                    "--auto",
-                    "--claim-wait",
-                    "x",
-                ],
-                "invalid value 'x' for '--claim-wait <SECONDS>': \"x\" is not a whole number of \
-                 decimal digits: expected whole seconds in 0..=3600",
-            ),
-            (
-                &["--lease-ttl", "5"],
-                "the following required arguments were not provided: <--etcd <URL[,URL...]>|--postgres <URL>>",
-            ),
-            (
-                &["--etcd-prefix", "/x"],
-                "the following required arguments were not provided: --etcd <URL[,URL...]>",
-            ),
-            (
-                &[
-                    "--etcd",
-                    "http://127.0.0.1:2379",
-                    "--auto",
-                    "--etcd-prefix",
-                    "bad",
-                ],
-                "--etcd-prefix: invalid key prefix \"bad\"",
-            ),
-            (&["--bogus"], "unexpected argument '--bogus' found"),
-        ] {
-            refused(args, message);
-        }
+        refused_each(
+            r#"
+            --dc 32 --machine 1  =>  invalid value '32' for '--dc <N>': datacenter 32 is out of range 0..=31 (5 bits)
+            --dc 1  =>  the following required arguments were not provided: <--auto|--machine <N>>
+            --machine 1  =>  the following required arguments were not provided: --dc <N>
+            --listen nonsense  =>  invalid value 'nonsense' for '--listen <ADDR>'
+            --auto  =>  the following required arguments were not provided: <--etcd <URL[,URL...]>|--postgres <URL>>
+            --etcd ftp://x:1 --auto  =>  --etcd: invalid etcd endpoint "ftp://x:1"
+            --etcd http://127.0.0.1:2379 --auto --lease-ttl 0  =>  invalid value '0' for '--lease-ttl <SECONDS>': 0 is out of range: expected whole seconds in 1..=3600
+            --etcd http://127.0.0.1:2379  =>  the following required arguments were not provided: <--auto|--machine <N>>
+            --etcd http://127.0.0.1:2379 --dc 40 --auto  =>  invalid value '40' for '--dc <N>': datacenter 40 is out of range 0..=31 (5 bits)
+            --etcd http://127.0.0.1:2379 --dc 4 --machine 1 --auto  =>  the argument '--machine <N>' cannot be used with '--auto'
+            --claim-wait 5  =>  the following required arguments were not provided: <--etcd <URL[,URL...]>|--postgres <URL>>
+            --etcd http://127.0.0.1:2379 --auto --claim-wait x  =>  invalid value 'x' for '--claim-wait <SECONDS>': "x" is not a whole number of decimal digits: expected whole seconds in 0..=3600
+            --lease-ttl 5  =>  the following required arguments were not provided: <--etcd <URL[,URL...]>|--postgres <URL>>
+            --etcd-prefix /x  =>  the following required arguments were not provided: --etcd <URL[,URL...]>
+            --etcd http://127.0.0.1:2379 --auto --etcd-prefix bad  =>  --etcd-prefix: invalid key prefix "bad"
+            --bogus  =>  unexpected argument '--bogus' found
+            "#,
+        );
     }
 
     /// TLS and auth flags: a file that names nothing, half a pair, a password without its
     /// user or the other way round, never a password in a flag.
     #[test]
     fn bad_etcd_access_flags_are_refused_naming_the_flag() {
-        for (args, message) in [
-            (
-                &["--etcd", "http://x:1,https://y:1", "--auto"][..],
-                "--etcd: invalid etcd endpoint \"http://x:1,https://y:1\": the members mix",
-            ),
-            (
-                &["--etcd", "https://x:1", "--auto"],
-                "--etcd https://... needs --etcd-ca FILE",
-            ),
-            (
-                &["--etcd", "http://x:1", "--auto", "--etcd-ca", "Cargo.toml"],
-                "--etcd-ca is for https:// members",
-            ),
-            (
-                &[
-                    "--etcd",
-                    "https://x:1",
-                    "--auto",
-                    "--etcd-ca",
-                    "/nowhere/ca.pem",
-                ],
-                "--etcd-ca \"/nowhere/ca.pem\": cannot read it: No such file or directory",
-            ),
-            (
-                &[
-                    "--etcd",
-                    "https://x:1",
-                    "--auto",
-                    "--etcd-ca",
-                    "Cargo.toml",
-                    "--etcd-cert",
-                    "Cargo.toml",
-                ],
-                "the following required arguments were not provided: --etcd-key <FILE>",
-            ),
-            (
-                &[
-                    "--etcd",
-                    "https://x:1",
-                    "--auto",
-                    "--etcd-ca",
-                    "Cargo.toml",
-                    "--etcd-key",
-                    "Cargo.toml",
-                ],
-                "the following required arguments were not provided: --etcd-cert <FILE>",
-            ),
-            (
-                &[
-                    "--etcd",
-                    "http://x:1",
-                    "--auto",
-                    "--etcd-cert",
-                    "Cargo.toml",
-                    "--etcd-key",
-                    "Cargo.toml",
-                ],
-                "--etcd-cert and --etcd-key are for https:// members",
-            ),
-            (
-                &["--etcd", "http://x:1", "--auto", "--etcd-user", "snowflake"],
-                "--etcd-user needs a password: --etcd-password-file FILE, or the environment \
-                 variable SNOWFLAKE_ETCD_PASSWORD",
-            ),
-            (
-                &[
-                    "--etcd",
-                    "http://x:1",
-                    "--auto",
-                    "--etcd-user",
-                    "u",
-                    "--etcd-password-file",
-                    "/nowhere",
-                ],
-                "--etcd-password-file \"/nowhere\": cannot read it",
-            ),
-            (
-                &[
-                    "--etcd",
-                    "http://x:1",
-                    "--auto",
-                    "--etcd-password-file",
-                    "Cargo.toml",
-                ],
-                "the following required arguments were not provided: --etcd-user <NAME>",
-            ),
-            (
-                &["--etcd-user", "u"],
-                "the following required arguments were not provided: --etcd <URL[,URL...]>",
-            ),
-        ] {
-            refused(args, message);
-        }
+        refused_each(
+            r#"
+            --etcd http://x:1,https://y:1 --auto  =>  --etcd: invalid etcd endpoint "http://x:1,https://y:1": the members mix
+            --etcd https://x:1 --auto  =>  --etcd https://... needs --etcd-ca FILE
+            --etcd http://x:1 --auto --etcd-ca Cargo.toml  =>  --etcd-ca is for https:// members
+            --etcd https://x:1 --auto --etcd-ca /nowhere/ca.pem  =>  --etcd-ca "/nowhere/ca.pem": cannot read it: No such file or directory
+            --etcd https://x:1 --auto --etcd-ca Cargo.toml --etcd-cert Cargo.toml  =>  the following required arguments were not provided: --etcd-key <FILE>
+            --etcd https://x:1 --auto --etcd-ca Cargo.toml --etcd-key Cargo.toml  =>  the following required arguments were not provided: --etcd-cert <FILE>
+            --etcd http://x:1 --auto --etcd-cert Cargo.toml --etcd-key Cargo.toml  =>  --etcd-cert and --etcd-key are for https:// members
+            --etcd http://x:1 --auto --etcd-user snowflake  =>  --etcd-user needs a password: --etcd-password-file FILE, or the environment variable SNOWFLAKE_ETCD_PASSWORD
+            --etcd http://x:1 --auto --etcd-user u --etcd-password-file /nowhere  =>  --etcd-password-file "/nowhere": cannot read it
+            --etcd http://x:1 --auto --etcd-password-file Cargo.toml  =>  the following required arguments were not provided: --etcd-user <NAME>
+            --etcd-user u  =>  the following required arguments were not provided: --etcd <URL[,URL...]>
+            "#,
+        );
     }
 
     #[test]
     fn bad_postgres_flags_are_refused_naming_the_flag() {
-        for (args, message) in [
-            (
-                &[
-                    "--etcd",
-                    "http://127.0.0.1:2379",
-                    "--postgres",
-                    "postgres://db/x",
-                    "--auto",
-                ][..],
-                "the argument '--etcd <URL[,URL...]>' cannot be used with '--postgres <URL>'",
-            ),
-            (
-                &["--postgres", "postgres://db/x"],
-                "the following required arguments were not provided: <--auto|--machine <N>>",
-            ),
-            (
-                &["--postgres", "http://db:2379", "--auto"],
-                "--postgres: invalid PostgreSQL URL \"http://db:2379\": expected postgres://",
-            ),
-            (
-                &["--postgres", "postgres://ids:s3cret@db:x/app", "--auto"],
-                "--postgres: invalid PostgreSQL URL \"postgres://***@db:x\"",
-            ),
-            (
-                &["--postgres-schema", "ids"],
-                "the following required arguments were not provided: <--postgres <URL>|--print-postgres-schema>",
-            ),
-            (
-                &[
-                    "--postgres",
-                    "postgres://db/x",
-                    "--auto",
-                    "--postgres-schema",
-                    "Bad-Name",
-                ],
-                "invalid value 'Bad-Name' for '--postgres-schema <NAME>': schema \"Bad-Name\": expected lower-case",
-            ),
-            (
-                &[
-                    "--postgres",
-                    "postgres://db/x",
-                    "--auto",
-                    "--etcd-prefix",
-                    "/x",
-                ],
-                "the argument '--postgres <URL>' cannot be used with '--etcd-prefix <P>'",
-            ),
-            (
-                &[
-                    "--etcd",
-                    "http://127.0.0.1:2379",
-                    "--auto",
-                    "--postgres-ca",
-                    "ca.pem",
-                ],
-                "the argument '--etcd <URL[,URL...]>' cannot be used with '--postgres-ca <FILE>'",
-            ),
-            (
-                &[
-                    "--postgres",
-                    "postgres://db/x",
-                    "--auto",
-                    "--postgres-ca",
-                    "/nonexistent/ca.pem",
-                ],
-                "--postgres-ca \"/nonexistent/ca.pem\": cannot read it",
-            ),
-            (
-                &[
-                    "--postgres",
-                    "postgres://ids:s3cret@db/x",
-                    "--auto",
-                    "--postgres-password-file",
-                    "/dev/null",
-                ],
-                "--postgres-password-file: the URL has a password already; give one of them",
-            ),
-            (
-                &["--print-postgres-schema", "--postgres-schema", "a-b"],
-                "invalid value 'a-b' for '--postgres-schema <NAME>': schema \"a-b\"",
-            ),
-        ] {
-            refused(args, message);
-        }
+        refused_each(
+            r#"
+            --etcd http://127.0.0.1:2379 --postgres postgres://db/x --auto  =>  the argument '--etcd <URL[,URL...]>' cannot be used with '--postgres <URL>'
+            --postgres postgres://db/x  =>  the following required arguments were not provided: <--auto|--machine <N>>
+            --postgres http://db:2379 --auto  =>  --postgres: invalid PostgreSQL URL "http://db:2379": expected postgres://
+            --postgres postgres://ids:s3cret@db:x/app --auto  =>  --postgres: invalid PostgreSQL URL "postgres://***@db:x"
+            --postgres-schema ids  =>  the following required arguments were not provided: <--postgres <URL>|--print-postgres-schema>
+            --postgres postgres://db/x --auto --postgres-schema Bad-Name  =>  invalid value 'Bad-Name' for '--postgres-schema <NAME>': schema "Bad-Name": expected lower-case
+            --postgres postgres://db/x --auto --etcd-prefix /x  =>  the argument '--postgres <URL>' cannot be used with '--etcd-prefix <P>'
+            --etcd http://127.0.0.1:2379 --auto --postgres-ca ca.pem  =>  the argument '--etcd <URL[,URL...]>' cannot be used with '--postgres-ca <FILE>'
+            --postgres postgres://db/x --auto --postgres-ca /nonexistent/ca.pem  =>  --postgres-ca "/nonexistent/ca.pem": cannot read it
+            --postgres postgres://ids:s3cret@db/x --auto --postgres-password-file /dev/null  =>  --postgres-password-file: the URL has a password already; give one of them
+            --print-postgres-schema --postgres-schema a-b  =>  invalid value 'a-b' for '--postgres-schema <NAME>': schema "a-b"
+            "#,
+        );
     }
 
     /// TLS to PostgreSQL: asked for without a CA, asked for in libpq's words, or a CA that is
     /// no certificate: each a bad flag, before any connection.
     #[test]
     fn bad_postgres_tls_flags_are_refused_naming_the_flag() {
-        for (args, message) in [
-            (
-                &["--postgres", "postgres://db/x?sslmode=require", "--auto"][..],
-                "--postgres: invalid PostgreSQL URL \"postgres://db:5432/x\": sslmode=require needs the CA",
-            ),
-            (
-                &[
-                    "--postgres",
-                    "postgres://db/x?sslmode=verify-full",
-                    "--auto",
-                ],
-                "--postgres: invalid PostgreSQL URL \"postgres://db\": sslmode=verify-ca and verify-full are libpq's",
-            ),
-            (
-                &[
-                    "--postgres",
-                    "postgres://db/x",
-                    "--auto",
-                    "--postgres-ca",
-                    "/dev/null",
-                ],
-                "--postgres-ca \"/dev/null\": the CA: no certificate in it",
-            ),
-        ] {
-            refused(args, message);
-        }
+        refused_each(
+            r#"
+            --postgres postgres://db/x?sslmode=require --auto  =>  --postgres: invalid PostgreSQL URL "postgres://db:5432/x": sslmode=require needs the CA
+            --postgres postgres://db/x?sslmode=verify-full --auto  =>  --postgres: invalid PostgreSQL URL "postgres://db": sslmode=verify-ca and verify-full are libpq's
+            --postgres postgres://db/x --auto --postgres-ca /dev/null  =>  --postgres-ca "/dev/null": the CA: no certificate in it
+            "#,
+        );
         refused_with(
-            &["--postgres", "postgres://db/x", "--auto"],
+            "--postgres postgres://db/x --auto",
             &[("PGSSLMODE", "require")],
             "PGSSLMODE=require is libpq's and is not read: give --postgres-ca FILE",
         );
@@ -774,30 +541,15 @@ mod tests {
     /// environment a test passes in.
     #[test]
     fn good_flags_give_what_they_say() {
-        let Ok(Startup::Serve { listen, .. }) = said(&[], &[]) else {
+        let Ok(Startup::Serve { listen, .. }) = said("", &[]) else {
             panic!("no flags serve without an identity");
         };
         assert_eq!(listen.to_string(), "127.0.0.1:8080");
         for args in [
-            &["--dc", "1", "--machine", "2"][..],
-            &["--etcd", "http://x:1", "--auto"],
-            &[
-                "--etcd",
-                "http://x:1",
-                "--dc",
-                "3",
-                "--auto",
-                "--lease-ttl",
-                "30",
-            ],
-            &[
-                "--postgres",
-                "postgres://db/x",
-                "--dc",
-                "3",
-                "--machine",
-                "4",
-            ],
+            "--dc 1 --machine 2",
+            "--etcd http://x:1 --auto",
+            "--etcd http://x:1 --dc 3 --auto --lease-ttl 30",
+            "--postgres postgres://db/x --dc 3 --machine 4",
         ] {
             assert!(
                 matches!(said(args, &[]), Ok(Startup::Serve { .. })),
@@ -805,14 +557,13 @@ mod tests {
             );
         }
         // The etcd user's password from its variable; PGSSLMODE=prefer is no demand.
-        let user = ["--etcd", "http://x:1", "--auto", "--etcd-user", "u"];
-        assert!(said(&user, &[("SNOWFLAKE_ETCD_PASSWORD", "p")]).is_ok());
-        let pg = ["--postgres", "postgres://db/x", "--auto"];
-        assert!(said(&pg, &[("PGSSLMODE", "prefer"), ("PGPASSWORD", "p")]).is_ok());
-        let Ok(Startup::PrintPostgresSchema(sql)) = said(
-            &["--print-postgres-schema", "--postgres-schema", "ids"],
-            &[],
-        ) else {
+        let user = "--etcd http://x:1 --auto --etcd-user u";
+        assert!(said(user, &[("SNOWFLAKE_ETCD_PASSWORD", "p")]).is_ok());
+        let pg = "--postgres postgres://db/x --auto";
+        assert!(said(pg, &[("PGSSLMODE", "prefer"), ("PGPASSWORD", "p")]).is_ok());
+        let Ok(Startup::PrintPostgresSchema(sql)) =
+            said("--print-postgres-schema --postgres-schema ids", &[])
+        else {
             panic!("the schema is printed");
         };
         assert!(sql.contains("CREATE TABLE \"ids\".identities"), "{sql}");
