@@ -4,13 +4,13 @@
 
 use snowflake_kit::input::{NumberError, ParseFieldError};
 use snowflake_kit::layout::{
-    DATACENTER_BITS, MACHINE_BITS, MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS,
-    TIMESTAMP_BITS, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339,
+    DATACENTER_BITS, MACHINE_BITS, MAX_TIMESTAMP_MS, SEQUENCE_BITS, TIMESTAMP_BITS,
+    TWITTER_EPOCH_MS,
 };
 use snowflake_kit::rfc3339::{DateField, Rfc3339Error};
 use snowflake_kit::{Field, FieldRangeError, ParseSnowflakeError};
 
-use crate::explain::date;
+use crate::explain::{date, epoch, last};
 use crate::words::{Args, Words};
 
 /// What the reader may type in `field`, in a sentence's words.
@@ -85,7 +85,7 @@ fn date_error(words: &Words, args: Args, error: &Rfc3339Error) -> String {
         Rfc3339Error::FinerThanMillisecond => words.format("error-finer", &args),
         Rfc3339Error::BeforeUnixEpoch => words.format(
             "error-before-1970",
-            &args.html("epoch", date(words, TWITTER_EPOCH_RFC3339)),
+            &args.html("epoch", date(words, epoch())),
         ),
         _ => words.format("error-other", &args),
     }
@@ -113,7 +113,7 @@ pub(crate) fn range_error(words: &Words, error: &FieldRangeError) -> String {
                 "error-before-epoch",
                 &args
                     .typed("ms", &ms.to_string())
-                    .html("epoch", date(words, TWITTER_EPOCH_RFC3339))
+                    .html("epoch", date(words, epoch()))
                     .number("epoch-ms", TWITTER_EPOCH_MS),
             );
         }
@@ -122,7 +122,7 @@ pub(crate) fn range_error(words: &Words, error: &FieldRangeError) -> String {
                 "error-after-max",
                 &args
                     .typed("ms", &ms.to_string())
-                    .html("max", date(words, MAX_TIMESTAMP_RFC3339))
+                    .html("max", date(words, last()))
                     .number("max-ms", MAX_TIMESTAMP_MS)
                     .select("bits", TIMESTAMP_BITS.into()),
             );

@@ -6,45 +6,49 @@ use std::fmt::Write;
 
 use snowflake_kit::layout::{
     DATACENTER_BITS, DATACENTER_SHIFT, MACHINE_BITS, MACHINE_SHIFT, MAX_DATACENTER, MAX_MACHINE,
-    MAX_SEQUENCE, MAX_TIMESTAMP_DELTA, MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS, SEQUENCE_SHIFT,
-    Segment, TIMESTAMP_BITS, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339,
+    MAX_SEQUENCE, MAX_TIMESTAMP_DELTA, SEQUENCE_BITS, SEQUENCE_SHIFT, Segment, TIMESTAMP_BITS,
+    TIMESTAMP_SHIFT, TWITTER_EPOCH_MS,
 };
+use snowflake_kit::rfc3339::Rfc3339;
 use snowflake_kit::{Field, Snowflake};
 
 use crate::words::{Args, Words, escape, ltr};
 
-/// An RFC 3339 time of the runtime's (UTC, three fraction digits) as the language writes
-/// a date in prose: `4 November 2010, 01:42:54.657 UTC`.
-pub(crate) fn date(words: &Words, rfc3339: &str) -> String {
-    // `YYYY-MM-DDTHH:MM:SS.sssZ`, as the runtime writes every time.
-    let number = |range: std::ops::Range<usize>| -> u64 {
-        rfc3339
-            .get(range)
-            .and_then(|digits| digits.parse().ok())
-            .expect("internal error: the runtime writes YYYY-MM-DDTHH:MM:SS.sssZ")
-    };
-    let time = words.format(
+/// A time as the language writes a date in prose: `4 November 2010, 01:42:54.657 UTC`.
+pub(crate) fn date(words: &Words, time: Rfc3339) -> String {
+    let two = |n: u32| format!("{n:02}");
+    let clock = words.format(
         "time",
         &Args::new(words.lang())
-            .plain("hour", rfc3339.get(11..13).unwrap_or_default())
-            .plain("minute", rfc3339.get(14..16).unwrap_or_default())
-            .plain("second", rfc3339.get(17..19).unwrap_or_default())
-            .plain("millis", rfc3339.get(20..23).unwrap_or_default()),
+            .plain("hour", &two(time.hour()))
+            .plain("minute", &two(time.minute()))
+            .plain("second", &two(time.second()))
+            .plain("millis", &format!("{:03}", time.millisecond())),
     );
     words.format(
         "date-time",
         &Args::new(words.lang())
-            .ltr("year", &number(0..4).to_string())
-            .select("month", number(5..7))
-            .ltr("day", &number(8..10).to_string())
+            .ltr("year", &time.year().to_string())
+            .select("month", u64::from(time.month()))
+            .ltr("day", &time.day().to_string())
             // One unit, left to right: a time's parts in Hebrew text keep their order.
-            .html("time", ltr(&time)),
+            .html("time", ltr(&clock)),
     )
 }
 
-/// The year of the epoch, from its RFC 3339 text.
-fn epoch_year() -> &'static str {
-    &TWITTER_EPOCH_RFC3339[..4]
+/// The first time an ID can hold: the epoch.
+pub(crate) fn epoch() -> Rfc3339 {
+    Snowflake::MIN.rfc3339()
+}
+
+/// The last time an ID can hold.
+pub(crate) fn last() -> Rfc3339 {
+    Snowflake::MAX.rfc3339()
+}
+
+/// The year of the epoch.
+fn epoch_year() -> String {
+    epoch().year().to_string()
 }
 
 /// How many years 41 bits of milliseconds last, in tenths: 697 for 69.7.
@@ -86,7 +90,7 @@ fn around_the_example(words: &Words) -> (String, String) {
         section(
             words,
             "about",
-            &p(words, "about-text", &args().ltr("year", epoch_year())),
+            &p(words, "about-text", &args().ltr("year", &epoch_year())),
         ),
         section(words, "tool", &tool(words)),
         section(words, "structure", &structure(words)),
@@ -99,7 +103,7 @@ fn around_the_example(words: &Words) -> (String, String) {
         section(
             words,
             "history",
-            &p(words, "history-text", &args().ltr("year", epoch_year())),
+            &p(words, "history-text", &args().ltr("year", &epoch_year())),
         ),
         section(words, "faq", &faq(words)),
         section(words, "sources", &sources(words)),
@@ -132,7 +136,7 @@ fn tool(words: &Words) -> String {
             words,
             "tool-epoch",
             &args()
-                .html("date", date(words, TWITTER_EPOCH_RFC3339))
+                .html("date", date(words, epoch()))
                 .number("ms", TWITTER_EPOCH_MS)
         ),
     )
@@ -187,14 +191,11 @@ fn limits(words: &Words) -> String {
             &args().number("max-seq", MAX_SEQUENCE.into())
         ),
         words.get("limits-intro"),
-        words.format(
-            "limits-epoch",
-            &args().html("epoch", date(words, TWITTER_EPOCH_RFC3339))
-        ),
+        words.format("limits-epoch", &args().html("epoch", date(words, epoch()))),
         words.format(
             "limits-ceiling",
             &args()
-                .html("max", date(words, MAX_TIMESTAMP_RFC3339))
+                .html("max", date(words, last()))
                 .select("bits", TIMESTAMP_BITS.into())
         ),
         words.format(
@@ -231,10 +232,7 @@ fn faq(words: &Words) -> String {
         ("faq-formula", formula),
         (
             "faq-epoch",
-            words.format(
-                "faq-epoch-a",
-                &args().html("epoch", date(words, TWITTER_EPOCH_RFC3339)),
-            ),
+            words.format("faq-epoch-a", &args().html("epoch", date(words, epoch()))),
         ),
         ("faq-decode", words.get("faq-decode-a")),
         (
@@ -252,10 +250,10 @@ fn faq(words: &Words) -> String {
             words.format(
                 "faq-until-a",
                 &args()
-                    .html("max", date(words, MAX_TIMESTAMP_RFC3339))
+                    .html("max", date(words, last()))
                     .select("bits", TIMESTAMP_BITS.into())
                     .ltr("years", &words.lang().tenths(years_in_tenths()))
-                    .ltr("year", epoch_year()),
+                    .ltr("year", &epoch_year()),
             ),
         ),
     ];
@@ -277,7 +275,7 @@ fn sources(words: &Words) -> String {
         r#"<ol><li><a href="https://blog.twitter.com/engineering/en_us/a/2010/announcing-snowflake" hreflang="en">{}</a></li><li><a href="https://en.wikipedia.org/wiki/Snowflake_ID" hreflang="en">{}</a></li><li><a href="https://github.com/twitter-archive/snowflake" hreflang="en">{}</a></li></ol>"#,
         words.format(
             "source-announcing",
-            &Args::new(words.lang()).ltr("year", epoch_year())
+            &Args::new(words.lang()).ltr("year", &epoch_year())
         ),
         words.get("source-wikipedia"),
         words.get("source-code"),

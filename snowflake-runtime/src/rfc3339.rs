@@ -143,6 +143,91 @@ impl Rfc3339 {
         self.0
     }
 
+    /// The year, in the proleptic Gregorian calendar, UTC: its civil fields are these
+    /// accessors', for code that writes a date in other words than RFC 3339's.
+    ///
+    /// ```
+    /// let time = snowflake_kit::rfc3339::Rfc3339::new(1_656_432_460_105).unwrap();
+    /// assert_eq!((time.year(), time.month(), time.day()), (2022, 6, 28));
+    /// ```
+    pub const fn year(self) -> u32 {
+        self.date().0
+    }
+
+    /// The month, 1..=12.
+    ///
+    /// ```
+    /// assert_eq!(snowflake_kit::rfc3339::Rfc3339::new(0).unwrap().month(), 1);
+    /// ```
+    pub const fn month(self) -> u32 {
+        self.date().1
+    }
+
+    /// The day of the month, 1..=31.
+    ///
+    /// ```
+    /// assert_eq!(snowflake_kit::rfc3339::Rfc3339::new(0).unwrap().day(), 1);
+    /// ```
+    pub const fn day(self) -> u32 {
+        self.date().2
+    }
+
+    /// The hour, 0..=23.
+    ///
+    /// ```
+    /// let time = snowflake_kit::rfc3339::Rfc3339::new(1_656_432_460_105).unwrap();
+    /// assert_eq!((time.hour(), time.minute(), time.second(), time.millisecond()), (16, 7, 40, 105));
+    /// ```
+    pub const fn hour(self) -> u32 {
+        self.in_day(3_600_000, 24)
+    }
+
+    /// The minute, 0..=59.
+    ///
+    /// ```
+    /// assert_eq!(snowflake_kit::rfc3339::Rfc3339::new(60_000).unwrap().minute(), 1);
+    /// ```
+    pub const fn minute(self) -> u32 {
+        self.in_day(60_000, 60)
+    }
+
+    /// The second, 0..=59 (no leap second).
+    ///
+    /// ```
+    /// assert_eq!(snowflake_kit::rfc3339::Rfc3339::new(59_999).unwrap().second(), 59);
+    /// ```
+    pub const fn second(self) -> u32 {
+        self.in_day(1000, 60)
+    }
+
+    /// The millisecond, 0..=999.
+    ///
+    /// ```
+    /// assert_eq!(snowflake_kit::rfc3339::Rfc3339::new(59_999).unwrap().millisecond(), 999);
+    /// ```
+    pub const fn millisecond(self) -> u32 {
+        self.in_day(1, 1000)
+    }
+
+    /// Year, month and day.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "at most 9999, 12 and 31: `new` bounds the year"
+    )]
+    const fn date(self) -> (u32, u32, u32) {
+        let (year, month, day) = civil_from_days(self.0 / DAY_MS as u64);
+        (year as u32, month as u32, day as u32)
+    }
+
+    /// `(ms of the day / unit) % modulus`: each field below the day is below its modulus.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "below the modulus, at most 1000"
+    )]
+    const fn in_day(self, unit: u64, modulus: u64) -> u32 {
+        (self.0 % DAY_MS as u64 / unit % modulus) as u32
+    }
+
     /// Length of the text in bytes, for every date it writes.
     ///
     /// ```

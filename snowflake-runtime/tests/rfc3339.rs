@@ -423,6 +423,21 @@ proptest! {
         prop_assert_eq!(parse(&text), Ok(ms));
     }
 
+    /// The civil fields are the oracle's for the same instant, from 1970 to 9999.
+    #[test]
+    fn the_civil_fields_are_the_oracles(ms in 0..=Rfc3339::MAX_MS) {
+        let time = Rfc3339::new(ms).unwrap();
+        let oracle = OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).unwrap();
+        prop_assert_eq!(
+            (time.year(), time.month(), time.day()),
+            (u32::try_from(oracle.year()).unwrap(), u32::from(u8::from(oracle.month())), u32::from(oracle.day()))
+        );
+        prop_assert_eq!(
+            (time.hour(), time.minute(), time.second(), time.millisecond()),
+            (u32::from(oracle.hour()), u32::from(oracle.minute()), u32::from(oracle.second()), u32::from(oracle.millisecond()))
+        );
+    }
+
     /// On texts near the grammar (at most nine fraction digits, where the oracle
     /// is exact), we accept exactly what the oracle accepts as a whole millisecond
     /// from 1970 on; the oracle also takes a leap second and any separator byte,
