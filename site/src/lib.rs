@@ -8,6 +8,12 @@
 //! where [`output`] points, returning the answer's length in bytes. The same functions run
 //! natively ([`render`], [`negotiate`], [`load_words`]), as the tests compare them.
 //!
+//! The module has one thread: the browser runs it on the page's, and
+//! `wasm32-unknown-unknown` has no other. Its state is that thread's (`thread_local!`), and
+//! its contract with the script is one of turns: the buffer [`input`] points to is written
+//! before the next export is called, and the answer [`output`] points to is read before
+//! another call; a call moves or frees both.
+//!
 //! ```
 //! use snowflake_site::{load_words, render};
 //!
@@ -17,7 +23,7 @@
 //! assert!(parts.contains(r#"<output id="id" dir="ltr">4194439168</output>"#), "{parts}");
 //! ```
 
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::cell::RefCell;
 
 use snowflake_kit::Clock;
 use snowflake_page::{Hosting, Lang, Words, render_parts};
@@ -30,16 +36,13 @@ use snowflake_page::{Hosting, Lang, Words, render_parts};
 static ALLOCATOR: lol_alloc::LockedAllocator<lol_alloc::FreeListAllocator> =
     lol_alloc::LockedAllocator::new(lol_alloc::FreeListAllocator::new());
 
-/// The text each export reads, written by the page's script.
-static INPUT: Mutex<Vec<u8>> = Mutex::new(Vec::new());
-/// Each export's answer, read by the page's script.
-static OUTPUT: Mutex<String> = Mutex::new(String::new());
-/// The catalogue of the page's language, as [`load_words`] read it.
-static WORDS: Mutex<Option<Words>> = Mutex::new(None);
-
-/// A panic in one export leaves nothing half-written that the next could trip on.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+thread_local! {
+    /// The text each export reads, written by the page's script.
+    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// Each export's answer, read by the page's script.
+    static OUTPUT: RefCell<String> = const { RefCell::new(String::new()) };
+    /// The catalogue of the page's language, as [`load_words`] read it.
+    static WORDS: RefCell<Option<Words>> = const { RefCell::new(None) };
 }
 
 /// The time the script says it is, for a blank timestamp: the browser's clock.
@@ -68,7 +71,7 @@ pub fn load_words(text: &str) -> String {
     };
     match Words::parse(lang, catalogue) {
         Ok(words) => {
-            *lock(&WORDS) = Some(words);
+            WORDS.set(Some(words));
             String::new()
         }
         Err(e) => e.to_string(),
@@ -94,8 +97,10 @@ pub fn render(query: &str, now_ms: u64) -> String {
         .collect();
     // The built-in catalogues are not called on here: they would put all three languages'
     // words into the module, which is sent only the page's.
-    lock(&WORDS).as_ref().map_or_else(String::new, |words| {
-        render_parts(words, Hosting::StaticFiles, &params, &BrowserClock(now_ms))
+    WORDS.with_borrow(|words| {
+        words.as_ref().map_or_else(String::new, |words| {
+            render_parts(words, Hosting::StaticFiles, &params, &BrowserClock(now_ms))
+        })
     })
 }
 
@@ -117,10 +122,11 @@ pub fn negotiate(languages: &str) -> &'static str {
 )]
 #[cfg_attr(target_arch = "wasm32", unsafe(no_mangle))]
 pub extern "C" fn input(len: usize) -> *mut u8 {
-    let mut input = lock(&INPUT);
-    input.clear();
-    input.resize(len, 0);
-    input.as_mut_ptr()
+    INPUT.with_borrow_mut(|input| {
+        input.clear();
+        input.resize(len, 0);
+        input.as_mut_ptr()
+    })
 }
 
 /// Where the last answer is, for the script to read as many bytes as the call returned.
@@ -130,18 +136,16 @@ pub extern "C" fn input(len: usize) -> *mut u8 {
 )]
 #[cfg_attr(target_arch = "wasm32", unsafe(no_mangle))]
 pub extern "C" fn output() -> *const u8 {
-    lock(&OUTPUT).as_ptr()
+    OUTPUT.with_borrow(|output| output.as_ptr())
 }
 
 /// The input's text handed to `f`, its answer kept for [`output`]; the answer's length.
 fn answer(f: impl FnOnce(&str) -> String) -> usize {
-    let input = lock(&INPUT);
     // The script writes UTF-8 (`TextEncoder`), and nothing else: other bytes read as no
     // text at all.
-    let text = std::str::from_utf8(&input).unwrap_or_default();
-    let answer = f(text);
+    let answer = INPUT.with_borrow(|input| f(std::str::from_utf8(input).unwrap_or_default()));
     let len = answer.len();
-    *lock(&OUTPUT) = answer;
+    OUTPUT.set(answer);
     len
 }
 
