@@ -10,11 +10,13 @@ use snowflake_kit::layout::{
 use snowflake_kit::rfc3339::{DateField, Rfc3339Error};
 use snowflake_kit::{Field, FieldRangeError, ParseSnowflakeError};
 
+use maud::Markup;
+
 use crate::explain::{date, epoch, last};
 use crate::words::{Args, Words};
 
 /// What the reader may type in `field`, in a sentence's words.
-pub(crate) fn expected(words: &Words, field: Field) -> String {
+pub(crate) fn expected(words: &Words, field: Field) -> Markup {
     let args = Args::new(words.lang())
         .number("min", field.min())
         .number("max", field.max());
@@ -33,7 +35,7 @@ pub(crate) fn field_error(
     field: Field,
     text: &str,
     error: &ParseFieldError,
-) -> String {
+) -> Markup {
     let args = Args::new(words.lang())
         .typed("text", text)
         .html("expected", expected(words, field));
@@ -55,7 +57,7 @@ pub(crate) fn field_error(
 }
 
 /// Why a date is not one the format can carry.
-fn date_error(words: &Words, args: Args, error: &Rfc3339Error) -> String {
+fn date_error(words: &Words, args: Args, error: &Rfc3339Error) -> Markup {
     match *error {
         Rfc3339Error::Unexpected { position, .. } => words.format(
             "error-date-syntax",
@@ -105,7 +107,7 @@ fn date_part_key(field: DateField) -> &'static str {
 }
 
 /// Why a value is outside its field's range.
-pub(crate) fn range_error(words: &Words, error: &FieldRangeError) -> String {
+pub(crate) fn range_error(words: &Words, error: &FieldRangeError) -> Markup {
     let args = Args::new(words.lang());
     let (field, value, bits) = match *error {
         FieldRangeError::TimestampBeforeEpoch(ms) => {
@@ -144,7 +146,7 @@ pub(crate) fn range_error(words: &Words, error: &FieldRangeError) -> String {
 }
 
 /// Why a text is not an ID.
-pub(crate) fn id_error(words: &Words, error: &ParseSnowflakeError) -> String {
+pub(crate) fn id_error(words: &Words, error: &ParseSnowflakeError) -> Markup {
     let args = Args::new(words.lang());
     match *error {
         ParseSnowflakeError::InvalidCharacter {
@@ -279,7 +281,7 @@ mod tests {
 
     fn field_message(lang: Lang, field: Field, typed: &str) -> String {
         let error = field.parse(typed).expect_err(typed);
-        field_error(Words::of(lang), field, typed, &error)
+        field_error(Words::of(lang), field, typed, &error).into_string()
     }
 
     #[test]
@@ -294,7 +296,7 @@ mod tests {
         for (typed, english) in ID_CASES {
             let error = typed.parse::<snowflake_kit::Snowflake>().expect_err(typed);
             assert_eq!(
-                text(&id_error(Words::of(Lang::En), &error)),
+                text(&id_error(Words::of(Lang::En), &error).0),
                 english,
                 "{typed:?}"
             );
@@ -330,11 +332,11 @@ mod tests {
                         .typed("text", typed)
                         .html("expected", super::expected(Words::of(lang), field)),
                 );
-                assert_ne!(message, other, "{lang:?} {typed:?}");
+                assert_ne!(message, other.into_string(), "{lang:?} {typed:?}");
             }
             for (typed, english) in ID_CASES {
                 let error = typed.parse::<snowflake_kit::Snowflake>().expect_err(typed);
-                let message = text(&id_error(Words::of(lang), &error));
+                let message = text(&id_error(Words::of(lang), &error).0);
                 if lang != Lang::En {
                     assert_ne!(message, english, "{lang:?} {typed:?}");
                 }

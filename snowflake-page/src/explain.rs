@@ -2,8 +2,6 @@
 //! structure, the formula, the worked example for the current input, uses, limits,
 //! history, questions and sources. Every figure in it is the runtime's constant.
 
-use std::fmt::Write;
-
 use snowflake_kit::layout::{
     DATACENTER_BITS, DATACENTER_SHIFT, MACHINE_BITS, MACHINE_SHIFT, MAX_DATACENTER, MAX_MACHINE,
     MAX_SEQUENCE, MAX_TIMESTAMP_DELTA, SEQUENCE_BITS, SEQUENCE_SHIFT, Segment, TIMESTAMP_BITS,
@@ -12,10 +10,12 @@ use snowflake_kit::layout::{
 use snowflake_kit::rfc3339::Rfc3339;
 use snowflake_kit::{Field, Snowflake};
 
-use crate::words::{Args, Words, escape, ltr};
+use maud::{Markup, html};
+
+use crate::words::{Args, Words, ltr};
 
 /// A time as the language writes a date in prose: `4 November 2010, 01:42:54.657 UTC`.
-pub(crate) fn date(words: &Words, time: Rfc3339) -> String {
+pub(crate) fn date(words: &Words, time: Rfc3339) -> Markup {
     let two = |n: u32| format!("{n:02}");
     let clock = words.format(
         "time",
@@ -32,7 +32,7 @@ pub(crate) fn date(words: &Words, time: Rfc3339) -> String {
             .select("month", u64::from(time.month()))
             .ltr("day", &time.day().to_string())
             // One unit, left to right: a time's parts in Hebrew text keep their order.
-            .html("time", ltr(&clock)),
+            .html("time", ltr(clock)),
     )
 }
 
@@ -59,16 +59,18 @@ fn years_in_tenths() -> u64 {
 }
 
 /// A section: its heading (an `h2` with an id to link to) and its body.
-fn section(words: &Words, id: &str, body: &str) -> String {
-    format!(
-        r#"<section id="{id}" aria-labelledby="{id}-h"><h2 id="{id}-h">{}</h2>{body}</section>"#,
-        words.get(&format!("{id}-heading"))
-    )
+fn section(words: &Words, id: &str, body: &Markup) -> Markup {
+    html! {
+        section id=(id) aria-labelledby={ (id) "-h" } {
+            h2 id={ (id) "-h" } { (words.get(&format!("{id}-heading"))) }
+            (body)
+        }
+    }
 }
 
 /// Message `id` as a paragraph.
-fn p(words: &Words, id: &str, args: &Args) -> String {
-    format!("<p>{}</p>", words.format(id, args))
+fn p(words: &Words, id: &str, args: &Args) -> Markup {
+    html! { p { (words.format(id, args)) } }
 }
 
 /// The IDs one machine may issue in a millisecond: 4,096.
@@ -77,43 +79,33 @@ const IDS_PER_MS: u64 = MAX_SEQUENCE as u64 + 1;
 /// The explanation, with `worked` (the worked example for the form's values,
 /// [`worked_example`]) in its place. Around the example it is the same for every page in a
 /// language: written once per catalogue, at its first page.
-pub(crate) fn explanation(words: &Words, worked: &str) -> String {
+pub(crate) fn explanation(words: &Words, worked: &Markup) -> Markup {
     let (before, after) = words.around.get_or_init(|| around_the_example(words));
-    let worked = format!(r#"<div id="worked">{worked}</div>"#);
-    [before.as_str(), &section(words, "example", &worked), after].concat()
+    let example = section(words, "example", &html! { div id="worked" { (worked) } });
+    html! { (before) (example) (after) }
 }
 
 /// The sections before the worked example, and those after it.
-fn around_the_example(words: &Words) -> (String, String) {
+fn around_the_example(words: &Words) -> (Markup, Markup) {
     let args = || Args::new(words.lang());
-    let before = [
-        section(
-            words,
-            "about",
-            &p(words, "about-text", &args().ltr("year", &epoch_year())),
-        ),
-        section(words, "tool", &tool(words)),
-        section(words, "structure", &structure(words)),
-        section(words, "formula", &formula(words)),
-    ]
-    .concat();
-    let after = [
-        section(words, "uses", &p(words, "uses-text", &args())),
-        section(words, "limits", &limits(words)),
-        section(
-            words,
-            "history",
-            &p(words, "history-text", &args().ltr("year", &epoch_year())),
-        ),
-        section(words, "faq", &faq(words)),
-        section(words, "sources", &sources(words)),
-    ]
-    .concat();
+    let before = html! {
+        (section(words, "about", &p(words, "about-text", &args().ltr("year", &epoch_year()))))
+        (section(words, "tool", &tool(words)))
+        (section(words, "structure", &structure(words)))
+        (section(words, "formula", &formula(words)))
+    };
+    let after = html! {
+        (section(words, "uses", &p(words, "uses-text", &args())))
+        (section(words, "limits", &limits(words)))
+        (section(words, "history", &p(words, "history-text", &args().ltr("year", &epoch_year()))))
+        (section(words, "faq", &faq(words)))
+        (section(words, "sources", &sources(words)))
+    };
     (before, after)
 }
 
 /// How the page works: the four inputs with their ranges, the result, the epoch.
-fn tool(words: &Words) -> String {
+fn tool(words: &Words) -> Markup {
     let args = || Args::new(words.lang());
     let range = |field: Field, bits: u32| {
         args()
@@ -121,112 +113,100 @@ fn tool(words: &Words) -> String {
             .number("max", field.max())
             .select("bits", bits.into())
     };
-    format!(
-        "<p>{}</p><ul><li>{}</li><li>{}</li><li>{}</li><li>{}</li></ul>{}{}",
-        words.get("tool-intro"),
-        words.format(
-            "tool-ts",
-            &args().typed("example", "2022-06-28T16:07:40.105Z")
-        ),
-        words.format("tool-dc", &range(Field::Datacenter, DATACENTER_BITS)),
-        words.format("tool-machine", &range(Field::Machine, MACHINE_BITS)),
-        words.format("tool-seq", &range(Field::Sequence, SEQUENCE_BITS)),
-        p(words, "tool-result", &args()),
-        p(
-            words,
-            "tool-epoch",
-            &args()
-                .html("date", date(words, epoch()))
-                .number("ms", TWITTER_EPOCH_MS)
-        ),
-    )
+    let epoch = args()
+        .html("date", date(words, epoch()))
+        .number("ms", TWITTER_EPOCH_MS);
+    html! {
+        p { (words.get("tool-intro")) }
+        ul {
+            li { (words.format("tool-ts", &args().typed("example", "2022-06-28T16:07:40.105Z"))) }
+            li { (words.format("tool-dc", &range(Field::Datacenter, DATACENTER_BITS))) }
+            li { (words.format("tool-machine", &range(Field::Machine, MACHINE_BITS))) }
+            li { (words.format("tool-seq", &range(Field::Sequence, SEQUENCE_BITS))) }
+        }
+        (p(words, "tool-result", &args()))
+        (p(words, "tool-epoch", &epoch))
+    }
 }
 
 /// The structure: the five parts, their figure, the sign and the order.
-fn structure(words: &Words) -> String {
-    format!(
-        "<p>{}</p>{}<p>{}</p><p>{}</p>",
-        words.get("structure-intro"),
-        layout_figure(words),
-        words.get("structure-sign"),
-        words.format(
-            "structure-order",
-            &Args::new(words.lang())
-                .select("ts-bits", TIMESTAMP_BITS.into())
-                .select("seq-bits", SEQUENCE_BITS.into())
-        ),
-    )
+fn structure(words: &Words) -> Markup {
+    let order = Args::new(words.lang())
+        .select("ts-bits", TIMESTAMP_BITS.into())
+        .select("seq-bits", SEQUENCE_BITS.into());
+    html! {
+        p { (words.get("structure-intro")) }
+        (layout_figure(words))
+        p { (words.get("structure-sign")) }
+        p { (words.format("structure-order", &order)) }
+    }
 }
 
 /// The formula as code, what its letters are, and why the shifts are what they are.
-fn formula(words: &Words) -> String {
-    format!(
-        r#"<p>{}</p><pre dir="ltr"><code>d = t - {TWITTER_EPOCH_MS}
-I = (d &lt;&lt; {TIMESTAMP_SHIFT}) | (c &lt;&lt; {DATACENTER_SHIFT}) | (m &lt;&lt; {MACHINE_SHIFT}) | s</code></pre><p>{}</p><p>{}</p>"#,
-        words.get("formula-intro"),
-        words.get("formula-where"),
-        words.format(
-            "formula-shift",
-            &Args::new(words.lang())
-                .select("ts-shift", TIMESTAMP_SHIFT.into())
-                .select("dc-shift", DATACENTER_SHIFT.into())
-                .select("machine-shift", MACHINE_SHIFT.into())
-                .select("seq-bits", SEQUENCE_BITS.into())
-                .select("machine-bits", MACHINE_BITS.into())
-                .select("dc-bits", DATACENTER_BITS.into())
-                .number("factor", 1 << TIMESTAMP_SHIFT)
-        ),
-    )
+fn formula(words: &Words) -> Markup {
+    let shift = Args::new(words.lang())
+        .select("ts-shift", TIMESTAMP_SHIFT.into())
+        .select("dc-shift", DATACENTER_SHIFT.into())
+        .select("machine-shift", MACHINE_SHIFT.into())
+        .select("seq-bits", SEQUENCE_BITS.into())
+        .select("machine-bits", MACHINE_BITS.into())
+        .select("dc-bits", DATACENTER_BITS.into())
+        .number("factor", 1 << TIMESTAMP_SHIFT);
+    html! {
+        p { (words.get("formula-intro")) }
+        pre dir="ltr" {
+            code {
+                "d = t - " (TWITTER_EPOCH_MS) "\nI = (d << " (TIMESTAMP_SHIFT) ") | (c << "
+                (DATACENTER_SHIFT) ") | (m << " (MACHINE_SHIFT) ") | s"
+            }
+        }
+        p { (words.get("formula-where")) }
+        p { (words.format("formula-shift", &shift)) }
+    }
 }
 
 /// The limits: what a live generator does that the page does not, and the design's own.
-fn limits(words: &Words) -> String {
+fn limits(words: &Words) -> Markup {
     let args = || Args::new(words.lang());
     let (dcs, machines) = (u64::from(MAX_DATACENTER) + 1, u64::from(MAX_MACHINE) + 1);
-    format!(
-        "{}<p>{}</p><ul><li>{}</li><li>{}</li><li>{}</li><li>{}</li><li>{}</li></ul>",
-        p(
-            words,
-            "limits-state",
-            &args().number("max-seq", MAX_SEQUENCE.into())
-        ),
-        words.get("limits-intro"),
-        words.format("limits-epoch", &args().html("epoch", date(words, epoch()))),
-        words.format(
-            "limits-ceiling",
-            &args()
-                .html("max", date(words, last()))
-                .select("bits", TIMESTAMP_BITS.into())
-        ),
-        words.format(
-            "limits-sequence",
-            &args()
-                .number("ids", IDS_PER_MS)
-                .number("max-seq", MAX_SEQUENCE.into())
-        ),
-        words.format(
-            "limits-machines",
-            &args()
-                .select("dc-bits", DATACENTER_BITS.into())
-                .select("machine-bits", MACHINE_BITS.into())
-                .number("identities", dcs * machines)
-                .number("dcs", dcs)
-                .number("machines", machines)
-        ),
-        words.get("limits-order"),
-    )
+    let state = args().number("max-seq", MAX_SEQUENCE.into());
+    let ceiling = args()
+        .html("max", date(words, last()))
+        .select("bits", TIMESTAMP_BITS.into());
+    let sequence = args()
+        .number("ids", IDS_PER_MS)
+        .number("max-seq", MAX_SEQUENCE.into());
+    let machines = args()
+        .select("dc-bits", DATACENTER_BITS.into())
+        .select("machine-bits", MACHINE_BITS.into())
+        .number("identities", dcs * machines)
+        .number("dcs", dcs)
+        .number("machines", machines);
+    html! {
+        (p(words, "limits-state", &state))
+        p { (words.get("limits-intro")) }
+        ul {
+            li { (words.format("limits-epoch", &args().html("epoch", date(words, epoch())))) }
+            li { (words.format("limits-ceiling", &ceiling)) }
+            li { (words.format("limits-sequence", &sequence)) }
+            li { (words.format("limits-machines", &machines)) }
+            li { (words.get("limits-order")) }
+        }
+    }
 }
 
 /// The six questions and their answers, as a list to scan.
-fn faq(words: &Words) -> String {
+fn faq(words: &Words) -> Markup {
     let args = || Args::new(words.lang());
-    let formula = format!(
-        r#"{}<pre dir="ltr"><code>id = ((timestamp - epoch) &lt;&lt; {TIMESTAMP_SHIFT}) | (datacenter &lt;&lt; {DATACENTER_SHIFT}) | (machine &lt;&lt; {MACHINE_SHIFT}) | sequence</code></pre>"#,
-        words.format(
-            "faq-formula-a",
-            &args().number("epoch-ms", TWITTER_EPOCH_MS)
-        ),
-    );
+    let formula = html! {
+        (words.format("faq-formula-a", &args().number("epoch-ms", TWITTER_EPOCH_MS)))
+        pre dir="ltr" {
+            code {
+                "id = ((timestamp - epoch) << " (TIMESTAMP_SHIFT) ") | (datacenter << "
+                (DATACENTER_SHIFT) ") | (machine << " (MACHINE_SHIFT) ") | sequence"
+            }
+        }
+    };
     let answers = [
         ("faq-what", words.get("faq-what-a")),
         ("faq-formula", formula),
@@ -257,71 +237,64 @@ fn faq(words: &Words) -> String {
             ),
         ),
     ];
-    let mut faq = String::from("<dl>");
-    for (id, answer) in answers {
-        let _ = write!(
-            faq,
-            "<dt>{}</dt><dd>{answer}</dd>",
-            words.get(&format!("{id}-q"))
-        );
+    html! {
+        dl {
+            @for (id, answer) in answers {
+                dt { (words.get(&format!("{id}-q"))) }
+                dd { (answer) }
+            }
+        }
     }
-    faq.push_str("</dl>");
-    faq
 }
 
 /// Where the facts come from: plain links, for the reader to follow.
-fn sources(words: &Words) -> String {
-    format!(
-        r#"<ol><li><a href="https://blog.twitter.com/engineering/en_us/a/2010/announcing-snowflake" hreflang="en">{}</a></li><li><a href="https://en.wikipedia.org/wiki/Snowflake_ID" hreflang="en">{}</a></li><li><a href="https://github.com/twitter-archive/snowflake" hreflang="en">{}</a></li></ol>"#,
-        words.format(
-            "source-announcing",
-            &Args::new(words.lang()).ltr("year", &epoch_year())
-        ),
-        words.get("source-wikipedia"),
-        words.get("source-code"),
-    )
+fn sources(words: &Words) -> Markup {
+    let announcing = Args::new(words.lang()).ltr("year", &epoch_year());
+    html! {
+        ol {
+            li { a href="https://blog.twitter.com/engineering/en_us/a/2010/announcing-snowflake" hreflang="en" {
+                (words.format("source-announcing", &announcing))
+            } }
+            li { a href="https://en.wikipedia.org/wiki/Snowflake_ID" hreflang="en" { (words.get("source-wikipedia")) } }
+            li { a href="https://github.com/twitter-archive/snowflake" hreflang="en" { (words.get("source-code")) } }
+        }
+    }
 }
 
 /// The 64 bits as a figure: each segment's name, width and bits, from the top bit, left to
 /// right in every language; the words in each cell run in their own direction.
-fn layout_figure(words: &Words) -> String {
-    let (mut names, mut widths, mut positions) = (String::new(), String::new(), String::new());
-    for segment in Segment::ALL {
-        let class = segment.key();
+fn layout_figure(words: &Words) -> Markup {
+    let bits = |segment: Segment| {
         let (top, bottom) = (segment.shift() + segment.width() - 1, segment.shift());
-        let _ = write!(
-            names,
-            r#"<th scope="col" class="{class}" dir="auto">{}</th>"#,
-            words.get(&format!("segment-{class}"))
-        );
-        let _ = write!(
-            widths,
-            r#"<td class="{class}" dir="auto">{}</td>"#,
-            words.format(
-                "structure-bits",
-                &Args::new(words.lang()).select("count", segment.width().into())
-            )
-        );
-        let bits = if top == bottom {
-            top.to_string()
-        } else {
-            format!("{top}–{bottom}")
-        };
-        let _ = write!(positions, r#"<td class="{class}" dir="ltr">{bits}</td>"#);
+        html! { (top) @if top != bottom { "–" (bottom) } }
+    };
+    let width = |segment: Segment| {
+        let count = Args::new(words.lang()).select("count", segment.width().into());
+        words.format("structure-bits", &count)
+    };
+    html! {
+        figure id="layout" {
+            div class="scroll" dir="ltr" {
+                table {
+                    tr { @for s in Segment::ALL {
+                        th scope="col" class=(s.key()) dir="auto" { (words.get(&format!("segment-{}", s.key()))) }
+                    } }
+                    tr { @for s in Segment::ALL { td class=(s.key()) dir="auto" { (width(s)) } } }
+                    tr { @for s in Segment::ALL { td class=(s.key()) dir="ltr" { (bits(s)) } } }
+                }
+            }
+            figcaption { (words.get("structure-caption")) }
+        }
     }
-    format!(
-        r#"<figure id="layout"><div class="scroll" dir="ltr"><table><tr>{names}</tr><tr>{widths}</tr><tr>{positions}</tr></table></div><figcaption>{}</figcaption></figure>"#,
-        words.get("structure-caption")
-    )
 }
 
 /// The three steps for `input`, the ID that the form's values make.
-pub(crate) fn worked_example(words: &Words, input: Option<Snowflake>) -> String {
+pub(crate) fn worked_example(words: &Words, input: Option<Snowflake>) -> Markup {
     let Some(id) = input else {
-        return format!(r#"<p class="muted">{}</p>"#, words.get("example-invalid"));
+        return html! { p class="muted" { (words.get("example-invalid")) } };
     };
     let lang = words.lang();
-    let n = |v: u64| escape(&lang.number(v));
+    let n = |v: u64| lang.number(v);
     let unix_ms = id.timestamp_ms();
     let delta = unix_ms - TWITTER_EPOCH_MS;
     let (dc, machine, seq) = (
@@ -335,20 +308,14 @@ pub(crate) fn worked_example(words: &Words, input: Option<Snowflake>) -> String 
         ("example-shifted-machine", machine, MACHINE_SHIFT),
         ("example-shifted-seq", seq, SEQUENCE_SHIFT),
     ];
-    let mut steps = String::new();
-    for (message, value, shift) in shifted {
+    let step = |message: &str, value: u64, shift: u32| {
         // The sequence is not shifted: its place is the bottom bits.
-        let math = if shift == 0 {
-            n(value)
-        } else {
-            format!("{} &lt;&lt; {shift} = {}", n(value), n(value << shift))
+        let math = html! {
+            (n(value))
+            @if shift != 0 { " << " (format_args!("{shift}")) " = " (n(value << shift)) }
         };
-        let _ = write!(
-            steps,
-            "<li>{}</li>",
-            words.format(message, &Args::new(lang).html("shift", ltr(&math)))
-        );
-    }
+        words.format(message, &Args::new(lang).html("shift", ltr(math)))
+    };
     let parts = shifted.map(|(_, value, shift)| n(value << shift));
     let inputs = [
         words.format(
@@ -362,29 +329,23 @@ pub(crate) fn worked_example(words: &Words, input: Option<Snowflake>) -> String 
         ),
         words.format("example-seq", &Args::new(lang).number("seq", seq)),
     ];
-    format!(
-        r#"<p>{intro}</p><ul>{inputs}</ul><p>{step1}</p><p class="math" dir="ltr">{t} − {epoch} = {d}</p><p>{step2}</p><ul>{steps}</ul><p>{step3}</p><p class="math" dir="ltr">{or} = {sum} = {total}</p><p>{result}</p>"#,
-        intro = words.get("example-intro"),
-        inputs = inputs.map(|i| format!("<li>{i}</li>")).concat(),
-        step1 = words.get("example-step-1"),
-        t = n(unix_ms),
-        epoch = n(TWITTER_EPOCH_MS),
-        d = n(delta),
-        step2 = words.get("example-step-2"),
-        step3 = words.get("example-step-3"),
-        or = parts.join(" | "),
-        sum = parts.join(" + "),
-        total = n(id.as_u64()),
-        result = words.format(
-            "example-result",
-            &Args::new(lang)
-                .typed("id", &id.to_string())
-                .select("ts-bits", TIMESTAMP_BITS.into())
-                .select("dc-bits", DATACENTER_BITS.into())
-                .select("machine-bits", MACHINE_BITS.into())
-                .select("seq-bits", SEQUENCE_BITS.into())
-        ),
-    )
+    let result = Args::new(lang)
+        .typed("id", &id.to_string())
+        .select("ts-bits", TIMESTAMP_BITS.into())
+        .select("dc-bits", DATACENTER_BITS.into())
+        .select("machine-bits", MACHINE_BITS.into())
+        .select("seq-bits", SEQUENCE_BITS.into());
+    html! {
+        p { (words.get("example-intro")) }
+        ul { @for input in inputs { li { (input) } } }
+        p { (words.get("example-step-1")) }
+        p class="math" dir="ltr" { (n(unix_ms)) " − " (n(TWITTER_EPOCH_MS)) " = " (n(delta)) }
+        p { (words.get("example-step-2")) }
+        ul { @for (message, value, shift) in shifted { li { (step(message, value, shift)) } } }
+        p { (words.get("example-step-3")) }
+        p class="math" dir="ltr" { (parts.join(" | ")) " = " (parts.join(" + ")) " = " (n(id.as_u64())) }
+        p { (words.format("example-result", &result)) }
+    }
 }
 
 #[cfg(test)]
@@ -400,7 +361,7 @@ mod tests {
     #[test]
     fn the_seeds_input_gives_the_seeds_numbers() {
         let id = compose(1_288_834_975_657, 1, 1, 0).unwrap();
-        let indonesian = text(&worked_example(Words::of(Lang::Id), Some(id)));
+        let indonesian = text(&worked_example(Words::of(Lang::Id), Some(id)).0);
         for line in [
             "1.288.834.975.657 − 1.288.834.974.657 = 1.000",
             "1.000 << 22 = 4.194.304.000",
@@ -412,7 +373,7 @@ mod tests {
             assert!(indonesian.contains(line), "{line}\n{indonesian}");
         }
         for lang in [Lang::He, Lang::En] {
-            let text = text(&worked_example(Words::of(lang), Some(id)));
+            let text = text(&worked_example(Words::of(lang), Some(id)).0);
             for line in [
                 "1,288,834,975,657 − 1,288,834,974,657 = 1,000",
                 "1,000 << 22 = 4,194,304,000",
@@ -453,7 +414,7 @@ mod tests {
             let id = compose(TWITTER_EPOCH_MS + delta, dc, machine, seq).unwrap();
             for lang in Lang::ALL {
                 let mark = if lang == Lang::Id { '.' } else { ',' };
-                let html = worked_example(Words::of(lang), Some(id));
+                let html = worked_example(Words::of(lang), Some(id)).into_string();
                 let text = text(&html);
                 let lines: Vec<&str> = text.lines().collect();
                 let line = |prefix: &str| {
@@ -489,12 +450,12 @@ mod tests {
     #[test]
     fn without_a_valid_input_the_example_says_what_to_do() {
         for lang in Lang::ALL {
-            let html = worked_example(Words::of(lang), None);
+            let html = worked_example(Words::of(lang), None).into_string();
             assert_eq!(
                 html,
                 format!(
                     r#"<p class="muted">{}</p>"#,
-                    Words::of(lang).get("example-invalid")
+                    Words::of(lang).get("example-invalid").into_string()
                 )
             );
         }
@@ -503,7 +464,7 @@ mod tests {
     #[test]
     fn the_explanation_takes_its_figures_from_the_runtime() {
         assert_eq!(years_in_tenths(), 697);
-        let en = text(&explanation(Words::of(Lang::En), ""));
+        let en = text(&explanation(Words::of(Lang::En), &maud::html! {}).0);
         for figure in [
             "1,288,834,974,657 milliseconds after the Unix epoch",
             "4 November 2010, 01:42:54.657 UTC",
@@ -518,7 +479,7 @@ mod tests {
         ] {
             assert!(en.contains(figure), "{figure}\n{en}");
         }
-        let id = text(&explanation(Words::of(Lang::Id), ""));
+        let id = text(&explanation(Words::of(Lang::Id), &maud::html! {}).0);
         for figure in ["1.288.834.974.657", "69,7", "1.024", "4.096"] {
             assert!(id.contains(figure), "{figure}");
         }
@@ -527,7 +488,8 @@ mod tests {
             let html = explanation(
                 Words::of(lang),
                 &worked_example(Words::of(lang), Some(Snowflake::MAX)),
-            );
+            )
+            .into_string();
             let figure = &html[html.find(r#"<figure id="layout">"#).unwrap()..];
             let positions: Vec<&str> = figure
                 .split(r#"dir="ltr">"#)

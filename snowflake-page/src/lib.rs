@@ -26,10 +26,9 @@ pub mod form;
 mod lang;
 mod words;
 
-use std::fmt::Write;
-
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
+use maud::{Markup, PreEscaped, html};
 use sha2::{Digest, Sha256};
 use snowflake_kit::{Clock, Field, Snowflake};
 
@@ -38,7 +37,7 @@ pub use lang::Lang;
 /// The runtime whose types this API names (`Snowflake`, `Clock`, `Field`, its errors), at
 /// the version the page is built with.
 pub use snowflake_kit;
-use words::{Args, escape};
+use words::Args;
 pub use words::{Words, WordsError};
 
 /// Where the page is served from, which decides its links and how its script computes.
@@ -125,56 +124,57 @@ fn sha256_base64(text: &str) -> String {
 }
 
 /// The result block for `id`: the ID, its time, its bits segment by segment.
-fn result(words: &Words, id: Snowflake) -> String {
-    let mut bits = String::new();
-    let mut legend = String::new();
-    // Each segment's class is its short key, as the figure's and the stylesheet's are.
-    for s in id.segments() {
-        let (class, width) = (s.segment.key(), s.segment.width());
-        if !bits.is_empty() {
-            bits.push(' ');
-        }
-        let _ = write!(bits, r#"<span class="seg {class}">{s:b}</span>"#);
-        let _ = write!(
-            legend,
-            r#"<tr class="{class}"><th scope="row">{}</th><td>{width}</td><td>{}</td></tr>"#,
-            words.get(&format!("segment-{class}")),
-            s.value
-        );
-    }
-    let ms = words.format(
-        "result-ms",
-        &Args::new(words.lang()).html(
-            "ms",
-            format!(
-                r#"<output id="ms" dir="ltr">{}</output>"#,
-                id.timestamp_ms()
-            ),
-        ),
+fn result(words: &Words, id: Snowflake) -> Markup {
+    let ms = Args::new(words.lang()).html(
+        "ms",
+        html! { output id="ms" dir="ltr" { (format_args!("{}", id.timestamp_ms())) } },
     );
-    format!(
-        r#"<p class="id">{id_label} <output id="id" dir="ltr">{id}</output> <button type="button" id="copy" data-copied="{copied}" data-selected="{selected}" hidden>{copy}</button></p>
-<p>{time_label} <output id="time" dir="ltr">{time}</output> <span class="muted">({ms})</span></p>
-<code id="binary" dir="ltr">{bits}</code>
-<table id="legend"><thead><tr><th scope="col">{segment}</th><th scope="col">{bits_label}</th><th scope="col">{value}</th></tr></thead><tbody>{legend}</tbody></table>"#,
-        id_label = words.get("result-id"),
-        copied = attribute(&words.get("copied")),
-        selected = attribute(&words.get("selected")),
-        copy = words.get("copy"),
-        time_label = words.get("result-time"),
-        time = id.rfc3339(),
-        segment = words.get("result-segment"),
-        bits_label = words.get("result-bits"),
-        value = words.get("result-value"),
-    )
+    // Each segment's class is its short key, as the figure's and the stylesheet's are.
+    let segments = id.segments();
+    html! {
+        p class="id" {
+            (words.get("result-id")) " "
+            output id="id" dir="ltr" { (id) } " "
+            button type="button" id="copy" data-copied=(attribute(&words.get("copied")))
+                data-selected=(attribute(&words.get("selected"))) hidden { (words.get("copy")) }
+        }
+        "\n"
+        p {
+            (words.get("result-time")) " "
+            output id="time" dir="ltr" { (id.rfc3339()) } " "
+            span class="muted" { "(" (words.format("result-ms", &ms)) ")" }
+        }
+        "\n"
+        code id="binary" dir="ltr" {
+            @for (i, s) in segments.iter().enumerate() {
+                @if i > 0 { " " }
+                span class={ "seg " (s.segment.key()) } { (format!("{s:b}")) }
+            }
+        }
+        "\n"
+        table id="legend" {
+            thead { tr {
+                th scope="col" { (words.get("result-segment")) }
+                th scope="col" { (words.get("result-bits")) }
+                th scope="col" { (words.get("result-value")) }
+            } }
+            tbody { @for s in segments {
+                tr class=(s.segment.key()) {
+                    th scope="row" { (words.get(&format!("segment-{}", s.segment.key()))) }
+                    td { (format_args!("{}", s.segment.width())) }
+                    td { (format_args!("{}", s.value)) }
+                }
+            } }
+        }
+    }
 }
 
 /// The error of `field`'s input, in the reader's words, or nothing.
-fn error_for(words: &Words, errors: &[Refused], field: Field) -> String {
+fn error_for(words: &Words, errors: &[Refused], field: Field) -> Markup {
     errors
         .iter()
         .find(|e| e.field == field)
-        .map_or_else(String::new, |e| {
+        .map_or_else(Markup::default, |e| {
             errors::field_error(words, e.field, &e.text, &e.error)
         })
 }
@@ -197,29 +197,29 @@ fn kept_query(params: &[(String, String)]) -> String {
 
 /// What follows the form's values: computed once, shown whole by [`render`] and in parts
 /// by [`render_parts`], so that the two agree by construction.
-struct Parts {
+struct Parts<'a> {
     /// The four fields: inputs, labels, errors.
-    fields: String,
+    fields: Markup,
     /// Inside `#result`.
-    result: String,
-    /// The decode box's value, as an attribute.
-    decoded: String,
+    result: Markup,
+    /// The decode box's value, as typed.
+    decoded: &'a str,
     /// Inside `#id-error`.
-    decode_error: String,
+    decode_error: Markup,
     /// Inside `#worked`.
-    worked: String,
+    worked: Markup,
     /// Inside `#languages`.
-    languages: String,
+    languages: Markup,
     /// The alternates, for the head.
-    alternates: String,
+    alternates: Markup,
 }
 
-fn parts(
+fn parts<'a>(
     words: &Words,
     hosting: Hosting<'_>,
-    params: &[(String, String)],
+    params: &'a [(String, String)],
     clock: &impl Clock,
-) -> Parts {
+) -> Parts<'a> {
     let decoded = value(params, "id").map(|text| decode_text(text, Spaces::Trimmed));
     // The compose form's fields: as typed; from a decoded ID its parts, so that the
     // fields say what the result shows; or, when the query has none of them (a first
@@ -248,16 +248,16 @@ fn parts(
     };
     let decode_error = match &decoded {
         Some(Err(e)) => errors::id_error(words, e),
-        _ => String::new(),
+        _ => Markup::default(),
     };
     let (alternates, languages) = languages(words.lang(), hosting, params);
     Parts {
         fields: fields(words, &form, &errors),
         result: shown.map_or_else(
-            || format!(r#"<p class="muted">{}</p>"#, words.get("result-stale")),
+            || html! { p class="muted" { (words.get("result-stale")) } },
             |id| result(words, id),
         ),
-        decoded: escape(value(params, "id").unwrap_or_default()),
+        decoded: value(params, "id").unwrap_or_default(),
         decode_error,
         worked: explain::worked_example(words, shown),
         languages,
@@ -289,82 +289,89 @@ pub fn render(
     let parts = parts(words, hosting, params, clock);
     // Static files were rendered for no query: the result is busy until the module has
     // rendered the address's.
-    let (action, head, busy, script) = match hosting {
+    let (action, busy, head, script) = match hosting {
         Hosting::Server { .. } => (
             lang.path(),
-            String::new(),
-            "",
-            format!("<script>{SCRIPT}</script>"),
+            None,
+            Markup::default(),
+            // The page's own script, whose hash the policy allows.
+            html! { script { (PreEscaped(SCRIPT)) } },
         ),
         Hosting::StaticFiles => (
             "./",
-            format!(
-                r#"<meta http-equiv="Content-Security-Policy" content="{}">
-"#,
-                content_security_policy(hosting)
-            ),
-            r#" aria-busy="true""#,
-            format!(
-                r#"<script src="../{SCRIPT_FILE}" data-module="../{MODULE_FILE}" data-words="../locales/{}.ftl"></script>"#,
-                lang.tag()
-            ),
+            Some("true"),
+            html! {
+                meta http-equiv="Content-Security-Policy" content=(content_security_policy(hosting));
+                "\n"
+            },
+            html! {
+                script src={ "../" (SCRIPT_FILE) } data-module={ "../" (MODULE_FILE) }
+                    data-words={ "../locales/" (lang.tag()) ".ftl" } {}
+            },
         ),
     };
-    format!(
-        r#"<!doctype html>
-<html lang="{tag}" dir="{dir}">
-<head>
-<meta charset="utf-8">
-{head}<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
-<meta name="description" content="{description}">
-{alternates}<style>{STYLE}</style>
-</head>
-<body>
-<header><nav aria-label="{languages_label}"><ul id="languages">{languages}</ul></nav></header>
-<main>
-<h1>{heading}</h1>
-<p class="lead">{lead}</p>
-<form id="compose" method="get" action="{action}">
-{fields}
-<div class="actions"><button type="submit">{compose}</button></div>
-</form>
-<section id="result" aria-live="polite"{busy}>
-{result}
-</section>
-<form id="decode" method="get" action="{action}">
-<div class="field"><label for="decode-id">{decode}</label>
-<input id="decode-id" name="id" value="{decoded}" inputmode="numeric" dir="ltr" autocomplete="off" required aria-describedby="id-error"{decode_invalid}>
-<p class="error" id="id-error" role="alert">{decode_error}</p></div>
-<div class="actions"><button type="submit">{decode_button}</button></div>
-</form>
-<article id="explanation">
-{explanation}
-</article>
-</main>
-{script}
-</body>
-</html>
-"#,
-        tag = lang.tag(),
-        dir = lang.dir(),
-        title = words.get("page-title"),
-        description = attribute(&words.get("page-description")),
-        alternates = parts.alternates,
-        languages_label = attribute(&words.get("languages")),
-        languages = parts.languages,
-        heading = words.get("page-heading"),
-        lead = words.get("page-lead"),
-        fields = parts.fields,
-        compose = words.get("compose"),
-        result = parts.result,
-        decode = words.get("decode"),
-        decoded = parts.decoded,
-        decode_invalid = invalid(&parts.decode_error),
-        decode_error = parts.decode_error,
-        decode_button = words.get("decode-button"),
-        explanation = explain::explanation(words, &parts.worked),
-    )
+    let nl = "\n";
+    html! {
+        (PreEscaped("<!doctype html>")) (nl)
+        html lang=(lang.tag()) dir=(lang.dir()) {
+            (nl)
+            head {
+                (nl) meta charset="utf-8"; (nl)
+                (head)
+                meta name="viewport" content="width=device-width, initial-scale=1"; (nl)
+                title { (words.get("page-title")) } (nl)
+                meta name="description" content=(attribute(&words.get("page-description"))); (nl)
+                (parts.alternates)
+                // Our own stylesheet, whose hash the policy allows.
+                style { (PreEscaped(STYLE)) } (nl)
+            }
+            (nl)
+            body {
+                (nl)
+                header { nav aria-label=(attribute(&words.get("languages"))) {
+                    ul id="languages" { (parts.languages) }
+                } }
+                (nl)
+                main {
+                    (nl) h1 { (words.get("page-heading")) } (nl)
+                    p class="lead" { (words.get("page-lead")) } (nl)
+                    form id="compose" method="get" action=(action) {
+                        (nl) (parts.fields) (nl)
+                        div class="actions" { button type="submit" { (words.get("compose")) } }
+                        (nl)
+                    }
+                    (nl)
+                    section id="result" aria-live="polite" aria-busy=[busy] {
+                        (nl) (parts.result) (nl)
+                    }
+                    (nl)
+                    form id="decode" method="get" action=(action) {
+                        (nl)
+                        div class="field" {
+                            label for="decode-id" { (words.get("decode")) } (nl)
+                            input id="decode-id" name="id" value=(parts.decoded) inputmode="numeric"
+                                dir="ltr" autocomplete="off" required aria-describedby="id-error"
+                                aria-invalid=[invalid(&parts.decode_error)];
+                            (nl)
+                            p class="error" id="id-error" role="alert" { (parts.decode_error) }
+                        }
+                        (nl)
+                        div class="actions" { button type="submit" { (words.get("decode-button")) } }
+                        (nl)
+                    }
+                    (nl)
+                    article id="explanation" {
+                        (nl) (explain::explanation(words, &parts.worked)) (nl)
+                    }
+                    (nl)
+                }
+                (nl) (script) (nl)
+            }
+            (nl)
+        }
+        (nl)
+    }
+    .into_string()
 }
 
 /// The catalogue of `lang`, as `locales/TAG.ftl` has it: what the static site sends its
@@ -390,42 +397,45 @@ pub fn catalogue(lang: Lang) -> &'static str {
 /// assert!(door.contains(r#"<script src="page.js" data-module="snowflake-page.wasm"></script>"#));
 /// ```
 pub fn render_front_door() -> String {
-    let links: String = Lang::ALL
-        .map(|lang| {
-            let (tag, dir) = (lang.tag(), lang.dir());
-            format!(
-                r#"<li><a href="{tag}/" hreflang="{tag}" lang="{tag}" dir="{dir}">{}</a> <span lang="{tag}" dir="{dir}">{}</span></li>"#,
-                lang.autonym(),
-                Words::of(lang).get("page-heading"),
-            )
-        })
-        .concat();
     let english = Words::of(Lang::En);
-    format!(
-        r#"<!doctype html>
-<html lang="en" dir="ltr">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{policy}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
-<meta name="description" content="{description}">
-<style>{STYLE}</style>
-</head>
-<body>
-<main>
-<h1>{heading}</h1>
-<ul id="languages">{links}</ul>
-</main>
-<script src="{SCRIPT_FILE}" data-module="{MODULE_FILE}"></script>
-</body>
-</html>
-"#,
-        policy = content_security_policy(Hosting::StaticFiles),
-        title = english.get("page-title"),
-        description = attribute(&english.get("page-description")),
-        heading = english.get("page-heading"),
-    )
+    let nl = "\n";
+    html! {
+        (PreEscaped("<!doctype html>")) (nl)
+        html lang="en" dir="ltr" {
+            (nl)
+            head {
+                (nl) meta charset="utf-8"; (nl)
+                meta http-equiv="Content-Security-Policy" content=(content_security_policy(Hosting::StaticFiles)); (nl)
+                meta name="viewport" content="width=device-width, initial-scale=1"; (nl)
+                title { (english.get("page-title")) } (nl)
+                meta name="description" content=(attribute(&english.get("page-description"))); (nl)
+                style { (PreEscaped(STYLE)) } (nl)
+            }
+            (nl)
+            body {
+                (nl)
+                main {
+                    (nl) h1 { (english.get("page-heading")) } (nl)
+                    ul id="languages" { @for lang in Lang::ALL {
+                        li {
+                            a href={ (lang.tag()) "/" } hreflang=(lang.tag()) lang=(lang.tag()) dir=(lang.dir()) {
+                                (lang.autonym())
+                            }
+                            " "
+                            span lang=(lang.tag()) dir=(lang.dir()) { (Words::of(lang).get("page-heading")) }
+                        }
+                    } }
+                    (nl)
+                }
+                (nl)
+                script src=(SCRIPT_FILE) data-module=(MODULE_FILE) {}
+                (nl)
+            }
+            (nl)
+        }
+        (nl)
+    }
+    .into_string()
 }
 
 /// The parts of the page that follow the form's values, as [`render`] writes them for the
@@ -449,25 +459,21 @@ pub fn render_parts(
     clock: &impl Clock,
 ) -> String {
     let parts = parts(words, hosting, params, clock);
-    format!(
-        r#"{fields}
-<section id="result">{result}</section>
-<input id="decode-id" value="{decoded}"><p id="id-error">{decode_error}</p>
-<div id="worked">{worked}</div>
-<ul id="languages">{languages}</ul>
-"#,
-        fields = parts.fields,
-        result = parts.result,
-        decoded = parts.decoded,
-        decode_error = parts.decode_error,
-        worked = parts.worked,
-        languages = parts.languages,
-    )
+    let nl = "\n";
+    html! {
+        (parts.fields) (nl)
+        section id="result" { (parts.result) } (nl)
+        input id="decode-id" value=(parts.decoded);
+        p id="id-error" { (parts.decode_error) } (nl)
+        div id="worked" { (parts.worked) } (nl)
+        ul id="languages" { (parts.languages) } (nl)
+    }
+    .into_string()
 }
 
 /// The compose form's inputs, one per field, named by its key: the value as `form` has it,
 /// labels and hints from the catalogue, ranges from the runtime, the field's error if any.
-fn fields(words: &Words, form: &[(String, String)], errors: &[Refused]) -> String {
+fn fields(words: &Words, form: &[(String, String)], errors: &[Refused]) -> Markup {
     let input = |field: Field, default: &str| {
         let key = field.key();
         // The field's label is the message `field-KEY`, as its name in a sentence is
@@ -487,74 +493,62 @@ fn fields(words: &Words, form: &[(String, String)], errors: &[Refused]) -> Strin
             ),
         };
         let message = error_for(words, errors, field);
-        format!(
-            r#"<div class="{class}"><label for="{key}">{} <span class="hint">{hint}</span></label>
-<input id="{key}" name="{key}" value="{}" inputmode="{mode}" dir="ltr" autocomplete="off" aria-describedby="{key}-error"{}>
-<p class="error" id="{key}-error" role="alert">{message}</p></div>"#,
-            label,
-            escape(value(form, key).unwrap_or(default)),
-            invalid(&message),
-        )
+        html! {
+            div class=(class) {
+                label for=(key) { (label) " " span class="hint" { (hint) } }
+                "\n"
+                input id=(key) name=(key) value=(value(form, key).unwrap_or(default)) inputmode=(mode)
+                    dir="ltr" autocomplete="off" aria-describedby={ (key) "-error" }
+                    aria-invalid=[invalid(&message)];
+                "\n"
+                p class="error" id={ (key) "-error" } role="alert" { (message) }
+            }
+        }
     };
-    [
-        input(Field::Timestamp, ""),
-        input(Field::Datacenter, ""),
-        input(Field::Machine, ""),
-        input(Field::Sequence, "0"),
-    ]
-    .concat()
+    html! {
+        (input(Field::Timestamp, ""))
+        (input(Field::Datacenter, ""))
+        (input(Field::Machine, ""))
+        (input(Field::Sequence, "0"))
+    }
 }
 
 /// The other languages: the alternates for search engines (whole URLs, so only with an
 /// `origin`), and the links for readers, which keep the values of `params`.
-fn languages(lang: Lang, hosting: Hosting<'_>, params: &[(String, String)]) -> (String, String) {
+fn languages(lang: Lang, hosting: Hosting<'_>, params: &[(String, String)]) -> (Markup, Markup) {
     let (origin, prefix) = match hosting {
         Hosting::Server { origin } => (origin, ""),
         Hosting::StaticFiles => (None, ".."),
     };
-    let kept = escape(&kept_query(params));
-    let mut alternates = String::new();
-    let mut links = String::new();
-    for other in Lang::ALL {
-        let (tag, path) = (other.tag(), other.path());
-        if let Some(origin) = origin {
-            let _ = writeln!(
-                alternates,
-                r#"<link rel="alternate" hreflang="{tag}" href="{origin}{path}">"#
-            );
+    let kept = kept_query(params);
+    let alternates = html! {
+        @if let Some(origin) = origin {
+            @for other in Lang::ALL {
+                link rel="alternate" hreflang=(other.tag()) href={ (origin) (other.path()) };
+                "\n"
+            }
+            link rel="alternate" hreflang="x-default" href={ (origin) "/" };
+            "\n"
         }
-        let current = if other == lang {
-            r#" aria-current="page""#
-        } else {
-            ""
-        };
-        let _ = write!(
-            links,
-            r#"<li><a href="{prefix}{path}{kept}" hreflang="{tag}" lang="{tag}"{current}>{}</a></li>"#,
-            other.autonym()
-        );
-    }
-    if let Some(origin) = origin {
-        let _ = writeln!(
-            alternates,
-            r#"<link rel="alternate" hreflang="x-default" href="{origin}/">"#
-        );
-    }
+    };
+    let links = html! {
+        @for other in Lang::ALL {
+            li { a href={ (prefix) (other.path()) (kept) } hreflang=(other.tag()) lang=(other.tag())
+                aria-current=[(other == lang).then_some("page")] { (other.autonym()) } }
+        }
+    };
     (alternates, links)
 }
 
-/// A message of the catalogue (HTML) as an attribute's value: its text, quotes escaped.
-fn attribute(html: &str) -> String {
-    html.replace('"', "&quot;")
+/// A message of the catalogue, HTML we wrote, as an attribute's value: its quotes escaped
+/// (maud escapes text, not markup).
+fn attribute(message: &Markup) -> Markup {
+    PreEscaped(message.0.replace('"', "&quot;"))
 }
 
-/// The attribute that marks an input whose error message is `message`, if any.
-fn invalid(message: &str) -> &'static str {
-    if message.is_empty() {
-        ""
-    } else {
-        r#" aria-invalid="true""#
-    }
+/// `aria-invalid`'s value for an input whose error message is `message`: none without one.
+fn invalid(message: &Markup) -> Option<&'static str> {
+    (!message.0.is_empty()).then_some("true")
 }
 
 /// The text a reader sees of `html`, a line per paragraph or list item: what the tests
@@ -581,16 +575,58 @@ fn text(html: &str) -> String {
 mod tests {
     use super::*;
 
+    /// The `'sha256-...'` sources of `directive` in `policy`.
+    fn hashes_allowed(policy: &str, directive: &str) -> Vec<String> {
+        let sources = policy
+            .split(';')
+            .find_map(|d| d.trim().strip_prefix(directive)?.strip_prefix(' '))
+            .unwrap_or_else(|| panic!("no {directive}: {policy}"));
+        let hashes = sources.split(' ').filter(|s| s.starts_with("'sha256-"));
+        hashes.map(str::to_owned).collect()
+    }
+
+    /// The sources that allow each inline `<tag>` of `page`: its text's SHA-256 in standard
+    /// base64, as a browser computes it.
+    fn hashes_of(page: &str, tag: &str) -> Vec<String> {
+        let (open, close) = (format!("<{tag}>"), format!("</{tag}>"));
+        let texts = page.split(open.as_str()).skip(1);
+        texts
+            .map(|rest| rest.split(close.as_str()).next().expect("it ends"))
+            .map(|text| format!("'sha256-{}'", STANDARD.encode(Sha256::digest(text))))
+            .collect()
+    }
+
     #[test]
-    fn source_hashes_are_sha256_in_standard_base64() {
-        // FIPS 180-2's "abc" and the empty text, as `openssl dgst -sha256 -binary | base64` has them.
-        assert_eq!(
-            sha256_base64("abc"),
-            "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0="
-        );
-        assert_eq!(
-            sha256_base64(""),
-            "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="
-        );
+    fn the_policy_allows_exactly_the_pages_own_inline_script_and_style() {
+        let query = [("dc".to_owned(), "32".to_owned())];
+        let clock = &snowflake_kit::SystemClock;
+        for lang in Lang::ALL {
+            // The server's page: its script and style inline, the policy its header.
+            let server = Hosting::Server { origin: None };
+            let page = render(Words::of(lang), server, &query, clock);
+            let policy = content_security_policy(server);
+            for (tag, directive) in [("script", "script-src"), ("style", "style-src")] {
+                let inline = hashes_of(&page, tag);
+                assert_eq!(inline.len(), 1, "{lang:?} {tag}");
+                assert_eq!(hashes_allowed(&policy, directive), inline, "{lang:?}");
+            }
+            // The static site's page and front door: the script a file, the style inline,
+            // the policy a <meta> in the page.
+            let door = render_front_door();
+            let page = render(Words::of(lang), Hosting::StaticFiles, &query, clock);
+            for page in [page, door] {
+                let policy = page
+                    .split(r#"<meta http-equiv="Content-Security-Policy" content=""#)
+                    .nth(1)
+                    .and_then(|rest| rest.split('"').next())
+                    .expect("a policy in the page");
+                assert_eq!(policy, content_security_policy(Hosting::StaticFiles));
+                assert!(hashes_of(&page, "script").is_empty() && page.contains("<script src="));
+                assert_eq!(hashes_allowed(policy, "script-src"), Vec::<String>::new());
+                let inline = hashes_of(&page, "style");
+                assert_eq!(inline.len(), 1, "{lang:?}");
+                assert_eq!(hashes_allowed(policy, "style-src"), inline, "{lang:?}");
+            }
+        }
     }
 }

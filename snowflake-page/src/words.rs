@@ -1,6 +1,7 @@
 //! The page's words: one Fluent catalogue per language (`locales/*.ftl`), messages by id,
-//! variables for what varies. A message is HTML we wrote; a variable arrives as HTML too,
-//! escaped here ([`Args`]), so that nothing a reader typed becomes markup.
+//! variables for what varies. A message is HTML we wrote, and comes out as [`Markup`]; a
+//! variable is [`Markup`] too, text escaped on its way in ([`Args`]), so that nothing a
+//! reader typed becomes markup.
 //!
 //! The catalogues are read by [`fluent`](crate::fluent), our reader of the part of Fluent
 //! they use, small enough for the page's WebAssembly module; `fluent-bundle` is its oracle
@@ -8,6 +9,8 @@
 
 use std::fmt;
 use std::sync::{LazyLock, OnceLock};
+
+use maud::{Markup, PreEscaped, Render, html};
 
 use crate::fluent::{self, Messages, Value};
 use crate::lang::Lang;
@@ -34,7 +37,7 @@ pub struct Words {
     messages: Messages,
     /// The explanation around the worked example, the same for every page in a language:
     /// written once, at the first page.
-    pub(crate) around: OnceLock<(String, String)>,
+    pub(crate) around: OnceLock<(Markup, Markup)>,
 }
 
 impl fmt::Debug for Words {
@@ -104,7 +107,7 @@ impl Words {
     }
 
     /// Message `id` as HTML, without variables.
-    pub(crate) fn get(&self, id: &str) -> String {
+    pub(crate) fn get(&self, id: &str) -> Markup {
         self.format(id, &Args::new(self.lang))
     }
 
@@ -115,13 +118,17 @@ impl Words {
     /// In tests, where a message is missing or names a variable it was not given; in a
     /// build for users it shows what it could (the message's id, a variable's name), and
     /// the tests keep that from happening.
-    pub(crate) fn format(&self, id: &str, args: &Args) -> String {
+    pub(crate) fn format(&self, id: &str, args: &Args) -> Markup {
         let Some(pattern) = self.messages.get(id) else {
             debug_assert!(false, "locales/{}.ftl has no message {id}", self.lang.tag());
-            return id.to_owned();
+            return html! { (id) };
         };
-        let text = fluent::format(pattern, self.lang, &args.values);
-        code_left_to_right(&text)
+        // The catalogue's text is HTML we wrote, and every variable is markup already.
+        PreEscaped(code_left_to_right(&fluent::format(
+            pattern,
+            self.lang,
+            &args.values,
+        )))
     }
 }
 
@@ -206,26 +213,23 @@ impl Args {
     /// Text that runs left to right whatever the page's direction (a value as typed, a
     /// range, a time, an ID), escaped.
     pub(crate) fn ltr(self, name: &'static str, text: &str) -> Args {
-        let html = ltr(&escape(text));
-        self.html(name, html)
+        self.html(name, ltr(text))
     }
 
     /// Text as it is, escaped, for a message that is itself part of another one (the parts
     /// of a time, which the outer message isolates as a whole).
     pub(crate) fn plain(self, name: &'static str, text: &str) -> Args {
-        let html = escape(text);
-        self.html(name, html)
+        self.html(name, html! { (text) })
     }
 
     /// A value the reader typed, as code: escaped, left to right.
     pub(crate) fn typed(self, name: &'static str, text: &str) -> Args {
-        let html = ltr(&format!("<code>{}</code>", escape(text)));
-        self.html(name, html)
+        self.html(name, ltr(html! { code { (text) } }))
     }
 
-    /// HTML made by the page itself (another message, a date).
-    pub(crate) fn html(mut self, name: &'static str, html: String) -> Args {
-        self.values.push((name, Value::Text(html)));
+    /// Markup made by the page itself (another message, a date).
+    pub(crate) fn html(mut self, name: &'static str, html: Markup) -> Args {
+        self.values.push((name, Value::Text(html.into_string())));
         self
     }
 
@@ -242,32 +246,17 @@ impl Args {
     }
 }
 
-/// `html` isolated and left to right: digits and `<<` inside Hebrew text keep their order.
-pub(crate) fn ltr(html: &str) -> String {
-    format!(r#"<bdi dir="ltr">{html}</bdi>"#)
-}
-
-/// HTML-escapes `text`, for values echoed into the page.
-pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+/// `content` isolated and left to right: digits and `<<` inside Hebrew text keep their
+/// order. Text is escaped; markup is kept.
+pub(crate) fn ltr(content: impl Render) -> Markup {
+    html! { bdi dir="ltr" { (content) } }
 }
 
 #[cfg(test)]
 mod tests {
     use std::collections::{BTreeMap, BTreeSet};
 
-    use super::{Args, SOURCES, Words, escape};
+    use super::{Args, SOURCES, Words};
     use crate::lang::Lang;
 
     /// Each message of a catalogue: its id and its text (value and variants), comments left
@@ -430,16 +419,19 @@ mod tests {
     #[test]
     fn variables_are_escaped_and_numbers_kept_left_to_right() {
         let words = Words::of(Lang::He);
-        let message = words.format(
-            "error-negative",
-            &Args::new(Lang::He)
-                .typed("text", "<b>&\"'")
-                .html("expected", "…".to_owned()),
-        );
+        let message = words
+            .format(
+                "error-negative",
+                &Args::new(Lang::He)
+                    .typed("text", "<b>&\"'")
+                    .html("expected", maud::html! { "…" }),
+            )
+            .into_string();
+        // maud's escaping: `'` needs none, in text or in the double-quoted attributes
+        // maud writes.
         assert!(
-            message.contains(
-                r#"<bdi dir="ltr"><code dir="ltr">&lt;b&gt;&amp;&quot;&#39;</code></bdi>"#
-            ),
+            message
+                .contains(r#"<bdi dir="ltr"><code dir="ltr">&lt;b&gt;&amp;&quot;'</code></bdi>"#),
             "{message}"
         );
         let args = Args::new(Lang::Id).number("n", 4_194_304_000);
@@ -449,13 +441,12 @@ mod tests {
                 r#"<bdi dir="ltr">4.194.304.000</bdi>"#.to_owned()
             ))
         );
-        assert_eq!(escape("a<b"), "a&lt;b");
         assert_eq!(
             super::code_left_to_right("<p>a <code><<</code> b <c</p><code>"),
             r#"<p>a <code dir="ltr"><<</code> b <c</p><code dir="ltr">"#
         );
         // Code in a message runs left to right.
-        let explained = crate::explain::explanation(words, "");
+        let explained = crate::explain::explanation(words, &maud::html! {}).into_string();
         assert!(explained.contains(r#"<code dir="ltr">&lt;&lt;</code>"#));
     }
 }
