@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use snowflake_runtime::fence::FencedGenerator;
 use snowflake_runtime::layout::{MAX_TIMESTAMP_MS, TWITTER_EPOCH_MS};
@@ -12,17 +12,7 @@ use snowflake_runtime::{
     Clock, FieldRangeError, GenerateError, Generator, Identity, Snowflake, SystemClock,
 };
 use snowflake_test_support::T;
-use snowflake_test_support::clock::{ManualClock, ScriptClock};
-
-fn wall_ms() -> u64 {
-    u64::try_from(
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap()
-            .as_millis(),
-    )
-    .unwrap()
-}
+use snowflake_test_support::clock::{ManualClock, ScriptClock, wall_ms};
 
 fn assert_strictly_increasing(ids: &[Snowflake]) {
     for pair in ids.windows(2) {

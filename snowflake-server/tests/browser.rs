@@ -1,23 +1,33 @@
 //! The page in a real browser: Debian's headless Chromium, driven through
-//! chromedriver's `WebDriver` API, under the page's Content-Security-Policy; the
+//! chromedriver's `WebDriver` API (fantoccini), under the page's Content-Security-Policy; the
 //! accessibility audit is axe-core's, run in the page. Each case runs twice: on the page
 //! that `snowflake-server` serves, and on the static site of `scripts/site.sh`, served by a
-//! plain file server under a sub-path with no `snowflake-server` running, where the
-//! WebAssembly module computes what the server would (the `_static` tests). The tests are ignored by a plain
-//! `cargo test` (`needs Chromium ...`) and run by the test command with `--include-ignored`;
-//! run without what they need, they fail, saying what to install.
+//! plain file server (tower-http's) under a sub-path with no `snowflake-server` running,
+//! where the WebAssembly module computes what the server would (the `_static` tests). The
+//! tests are ignored by a plain `cargo test` (`needs Chromium ...`) and run by the test
+//! command with `--include-ignored`; run without what they need, they fail, saying what to
+//! install.
 
 mod support;
 
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use axum::Router;
+use axum::response::Html;
+use fantoccini::Locator;
+use fantoccini::elements::Element;
+use fantoccini::error::CmdError;
+use fantoccini::key::Key;
+use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
 use snowflake_kit::layout::TWITTER_EPOCH_MS;
 use snowflake_kit::{SystemClock, compose};
 use snowflake_page::{Hosting, Lang, Words};
-use support::{Server, element_text, get, post};
+use snowflake_test_support::clock::StoppedClock;
+use support::{Server, element_text, get, wait_until};
+use tempfile::TempDir;
+use tower_http::services::ServeDir;
 
 /// Where the page is served from.
 enum Host {
@@ -32,8 +42,9 @@ impl Host {
         Host::Server(Server::start(&[]))
     }
 
+    /// The static site under a sub-path, as a project page is hosted.
     fn static_site() -> Host {
-        Host::Static(StaticSite::serve(StaticSite::SUB_PATH))
+        Host::Static(StaticSite::serve("/sub"))
     }
 
     /// The address of `path` (`/he/?dc=1`, or `/` for the page in the browser's language).
@@ -78,19 +89,16 @@ impl Host {
     }
 }
 
-/// The static site, written once per run by `scripts/site.sh`, served by Python's
-/// `http.server` (a plain static file server) on a free loopback port, until dropped.
+/// The static site, written once per run by `scripts/site.sh`, served by a plain static
+/// file server (tower-http's `ServeDir`) on a free loopback port, while it lives.
 struct StaticSite {
     addr: String,
     /// The path the site is under: `/sub` or nothing.
     under: &'static str,
-    process: Child,
+    _serving: tokio::runtime::Runtime,
 }
 
 impl StaticSite {
-    /// Where most tests find the site: under a sub-path, as a project page is hosted.
-    const SUB_PATH: &'static str = "/sub";
-
     /// The site's folder: built at the first call.
     ///
     /// # Panics
@@ -119,55 +127,29 @@ impl StaticSite {
 
     /// The site served under `under` (`/sub`, or `""` for the root).
     fn serve(under: &'static str) -> StaticSite {
-        let site = StaticSite::folder();
-        // The root the server serves holds the site at `under`.
-        let root = site.with_file_name(format!("root{}", under.replace('/', "-")));
-        if !root.exists() {
-            let link = root.join(under.trim_start_matches('/'));
-            std::fs::create_dir_all(link.parent().unwrap()).unwrap();
-            if under.is_empty() {
-                std::os::unix::fs::symlink(site, &root).unwrap();
-            } else {
-                std::os::unix::fs::symlink(site, &link).unwrap();
-            }
-        }
-        let port = snowflake_test_support::free_port();
-        let process = Command::new("python3")
-            .args([
-                "-m",
-                "http.server",
-                &port.to_string(),
-                "--bind",
-                "127.0.0.1",
-                "--directory",
-            ])
-            .arg(&root)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("python3 serves the static site: `apt-get install python3`");
-        let addr = format!("127.0.0.1:{port}");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(&addr).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "python3 -m http.server did not start"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        let files = ServeDir::new(StaticSite::folder());
+        let site = match under {
+            "" => Router::new().fallback_service(files),
+            _ => Router::new().nest_service(under, files),
+        };
+        let (serving, addr) = serve(site);
         StaticSite {
             addr,
             under,
-            process,
+            _serving: serving,
         }
     }
 }
 
-impl Drop for StaticSite {
-    fn drop(&mut self) {
-        let _ = self.process.kill();
-        let _ = self.process.wait();
-    }
+/// `app` on a free loopback port: served while the runtime it returns lives.
+fn serve(app: Router) -> (tokio::runtime::Runtime, String) {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .expect("a free port");
+    let addr = listener.local_addr().expect("its address").to_string();
+    runtime.spawn(async { axum::serve(listener, app).await });
+    (runtime, addr)
 }
 
 /// A case run on both hosts: `$served` on `snowflake-server`, `$static_site` on the static
@@ -209,25 +191,21 @@ fn require(program: &str) {
     );
 }
 
-/// axe-core's browser bundle, where `scripts/test.sh` installs it (or `$AXE_CORE_JS`).
+/// Where `scripts/test.sh` installs `tool` with npm, `under` target/ (or where
+/// `$variable` says).
 ///
 /// # Panics
 ///
 /// When it is not there, saying how to install it.
-fn axe_source() -> String {
-    let path = std::env::var("AXE_CORE_JS").unwrap_or_else(|_| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../target/axe/node_modules/axe-core/axe.min.js"
-        )
-        .to_owned()
-    });
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "axe-core is not at {path} ({e}): run `bash scripts/test.sh`, which installs it with \
-             npm, or set AXE_CORE_JS to its axe.min.js"
-        )
-    })
+fn installed(tool: &str, variable: &str, under: &str) -> String {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../target");
+    let path = std::env::var(variable).unwrap_or_else(|_| format!("{root}/{under}"));
+    assert!(
+        std::path::Path::new(&path).exists(),
+        "{tool} is not at {path}: run `bash scripts/test.sh`, which installs it with npm, or \
+         set {variable} to where it is"
+    );
+    path
 }
 
 /// The flags this machine's Chromium needs as root, without network, in a fresh profile.
@@ -252,25 +230,42 @@ fn chromium_flags(profile: &std::path::Path) -> Vec<String> {
     .collect()
 }
 
-/// A fresh profile directory. One per browser: a second Chromium given a profile in use
-/// hands its window to the first and exits, and two tests then share one browser.
-fn profile(name: &str) -> std::path::PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!(
-        "snowflake-server-{name}-{}-{n}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A fresh profile directory, removed when dropped. One per browser: a second Chromium
+/// given a profile in use hands its window to the first and exits, and two tests then
+/// share one browser.
+fn profile() -> TempDir {
+    TempDir::with_prefix("snowflake-server-chromium-").expect("a profile directory")
 }
 
-/// A `WebDriver` session on a chromedriver of its own.
+/// A `WebDriver` session (fantoccini's client) on a chromedriver of its own, driven from
+/// the test's thread: each call runs to its end on the browser's own runtime.
 struct Browser {
+    client: fantoccini::Client,
+    runtime: tokio::runtime::Runtime,
     driver: Child,
-    addr: String,
-    session: String,
-    profile: std::path::PathBuf,
+    /// Chromium's, until the browser is gone.
+    _profile: TempDir,
+}
+
+/// chromedriver's `POST /session/{id}/se/log`, beyond the standard: the browser's console.
+#[derive(Debug)]
+struct BrowserLog;
+
+impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (axum::http::Method, Option<String>) {
+        (
+            axum::http::Method::POST,
+            Some(json!({"type": "browser"}).to_string()),
+        )
+    }
 }
 
 impl Browser {
@@ -296,69 +291,71 @@ impl Browser {
             .spawn()
             .unwrap();
         let addr = format!("127.0.0.1:{port}");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(&addr).is_err() {
-            assert!(Instant::now() < deadline, "chromedriver did not start");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let profile = profile(if javascript { "js" } else { "nojs" });
+        let listening = || std::net::TcpStream::connect(&addr).ok();
+        wait_until(Duration::from_secs(20), listening, || {
+            "chromedriver did not start".to_owned()
+        });
+        let profile = profile();
         // 2 blocks scripts, as a person who turned JavaScript off has it.
         let scripts = if javascript { 1 } else { 2 };
-        let session = post(
-            &addr,
-            "/session",
-            // The browser's console, CSP violations included, for `csp_violations`.
-            &json!({"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
-                "binary": "/usr/bin/chromium", "args": chromium_flags(&profile),
-                "prefs": {"profile.managed_default_content_settings.javascript": scripts,
-                    "intl.accept_languages": languages}
-            }, "goog:loggingPrefs": {"browser": "ALL"}}}}),
-        )
-        .json();
-        let id = session["value"]["sessionId"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{session}"))
-            .to_owned();
+        // The browser's console, CSP violations included, for `csp_violations`.
+        let capabilities = json!({"browserName": "chrome", "goog:chromeOptions": {
+            "binary": "/usr/bin/chromium", "args": chromium_flags(profile.path()),
+            "prefs": {"profile.managed_default_content_settings.javascript": scripts,
+                "intl.accept_languages": languages}
+        }, "goog:loggingPrefs": {"browser": "ALL"}});
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let client = runtime
+            .block_on(
+                fantoccini::ClientBuilder::new(HttpConnector::new())
+                    .capabilities(serde_json::from_value(capabilities).expect("an object"))
+                    .connect(&format!("http://{addr}")),
+            )
+            .unwrap_or_else(|e| panic!("a session of chromedriver: {e}"));
         Browser {
+            client,
+            runtime,
             driver,
-            addr,
-            session: id,
-            profile,
+            _profile: profile,
         }
     }
 
-    fn call(&self, path: &str, body: &Value) -> Value {
-        post(
-            &self.addr,
-            &format!("/session/{}{path}", self.session),
-            body,
-        )
-        .json()["value"]
-            .clone()
+    /// Runs `call` to its end on the browser's runtime; a `WebDriver` error is a panic.
+    fn done<T>(&self, call: impl Future<Output = Result<T, CmdError>>) -> T {
+        self.runtime
+            .block_on(call)
+            .unwrap_or_else(|e| panic!("WebDriver: {e}"))
     }
 
     fn open(&self, url: &str) {
-        self.call("/url", &json!({ "url": url }));
+        self.done(self.client.goto(url));
     }
 
     fn url(&self) -> String {
-        let answer = get(&self.addr, &format!("/session/{}/url", self.session)).json();
-        answer["value"].as_str().unwrap_or_default().to_owned()
+        self.done(self.client.current_url()).into()
     }
 
     /// Runs `script` in the page, as `WebDriver` does: outside the page's own policy.
     fn run(&self, script: &str) -> Value {
-        self.call("/execute/sync", &json!({ "script": script, "args": [] }))
+        self.done(self.client.execute(script, Vec::new()))
+    }
+
+    /// Runs `script`, which ends by calling its last argument, after `args`.
+    fn run_async(&self, script: &str, args: Vec<Value>) -> Value {
+        self.done(self.client.execute_async(script, args))
     }
 
     /// Sets the window's size, as a wider screen would have it.
     fn resize(&self, width: u32) {
-        self.call("/window/rect", &json!({ "width": width, "height": 1000 }));
+        self.done(self.client.set_window_size(width, 1000));
     }
 
     /// What Chromium's console said since the last call.
     fn console(&self) -> Vec<String> {
-        let log = self.call("/se/log", &json!({ "type": "browser" }));
+        let log = self.done(self.client.issue_cmd(BrowserLog));
         log.as_array()
             .unwrap_or_else(|| panic!("no browser log: {log}"))
             .iter()
@@ -379,15 +376,15 @@ impl Browser {
         // Given as the body of the script that WebDriver runs, so the page's policy,
         // which would refuse a <script> element, does not apply.
         assert_eq!(self.run(&format!("{axe}\nreturn typeof axe;")), "object");
-        let found = self.call(
-            "/execute/async",
-            &json!({"script": r#"
+        let found = self.run_async(
+            r#"
                 const done = arguments[arguments.length - 1];
                 axe.run(document, { resultTypes: ["violations"] }).then(
                   (r) => done(r.violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n` +
                     v.nodes.map((n) => `  ${n.target.join(" ")}: ${n.failureSummary}`).join("\n"))),
                   (e) => done([`axe failed: ${e}`]));
-            "#, "args": []}),
+            "#,
+            Vec::new(),
         );
         found
             .as_array()
@@ -408,108 +405,58 @@ impl Browser {
         serde_json::from_value(boxes).unwrap()
     }
 
-    fn element(&self, css: &str) -> String {
-        let found = self.call("/element", &json!({"using": "css selector", "value": css}));
-        found["element-6066-11e4-a52e-4f735466cecf"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{css}: {found}"))
-            .to_owned()
+    fn element(&self, css: &str) -> Element {
+        self.done(self.client.find(Locator::Css(css)))
     }
 
     /// The text of `css`, or nothing while there is no such element.
     fn text(&self, css: &str) -> String {
-        let found = self.call("/element", &json!({"using": "css selector", "value": css}));
-        let Some(element) = found["element-6066-11e4-a52e-4f735466cecf"].as_str() else {
-            return String::new();
-        };
-        let answer = get(
-            &self.addr,
-            &format!("/session/{}/element/{element}/text", self.session),
-        )
-        .json();
-        answer["value"].as_str().unwrap_or_default().to_owned()
+        let text = async { self.client.find(Locator::Css(css)).await?.text().await };
+        self.runtime.block_on(text).unwrap_or_default()
     }
 
     fn value(&self, css: &str) -> String {
         let element = self.element(css);
-        let answer = get(
-            &self.addr,
-            &format!("/session/{}/element/{element}/property/value", self.session),
-        )
-        .json();
-        answer["value"].as_str().unwrap_or_default().to_owned()
+        self.done(element.prop("value")).unwrap_or_default()
     }
 
     fn click(&self, css: &str) {
         let element = self.element(css);
-        self.call(&format!("/element/{element}/click"), &json!({}));
+        self.done(element.click());
     }
 
-    /// Types `text` in place of what `css` holds, as a person does it: select all, delete,
-    /// type; every step an input event, an emptied field included.
+    /// Types `text` in place of what `css` holds, as a person does it: select all (Ctrl+A),
+    /// delete (Backspace), type; every step an input event, an emptied field included.
     fn replace(&self, css: &str, text: &str) {
         let element = self.element(css);
-        self.call(
-            &format!("/element/{element}/value"),
-            &json!({ "text": format!("\u{E009}a\u{E009}\u{E003}{text}") }),
-        );
+        let (ctrl, backspace) = (char::from(Key::Control), char::from(Key::Backspace));
+        self.done(element.send_keys(&format!("{ctrl}a{ctrl}{backspace}{text}")));
     }
 
     /// Waits up to 10 s for the text of `css` to satisfy `check`.
     fn wait_for(&self, css: &str, check: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
+        let found = || Some(self.text(css)).filter(|text| check(text));
+        let still = || {
             let text = self.text(css);
-            if check(&text) {
-                return text;
-            }
-            assert!(
-                Instant::now() < deadline,
+            format!(
                 "{css} still reads {text:?}; the console: {:?}",
                 self.console()
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
+            )
+        };
+        wait_until(Duration::from_secs(10), found, still)
     }
 
     fn screenshot(&self) -> Vec<u8> {
-        let answer = get(&self.addr, &format!("/session/{}/screenshot", self.session)).json();
-        decode_base64(answer["value"].as_str().unwrap())
+        self.done(self.client.screenshot())
     }
 }
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let _ = support::request_delete(&self.addr, &format!("/session/{}", self.session));
+        let _ = self.runtime.block_on(self.client.clone().close());
         let _ = self.driver.kill();
         let _ = self.driver.wait();
-        let _ = std::fs::remove_dir_all(&self.profile);
     }
-}
-
-fn decode_base64(text: &str) -> Vec<u8> {
-    let value = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        _ => 63,
-    };
-    let bytes: Vec<u8> = text
-        .bytes()
-        .filter(|c| *c != b'=' && !c.is_ascii_whitespace())
-        .map(value)
-        .collect();
-    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
-    for chunk in bytes.chunks(4) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, b)| n | u32::from(*b) << (18 - 6 * i));
-        let [_, a, b, c] = n.to_be_bytes();
-        out.extend_from_slice(&[a, b, c][..chunk.len() - 1]);
-    }
-    out
 }
 
 /// Inputs level before are level after, and none moved sideways or changed size.
@@ -544,10 +491,7 @@ fn without_javascript_the_form_is_rendered_by_the_server() {
     );
     assert_eq!(browser.text("#legend tr.ts td:last-child"), "1000");
     // Without a script there is no Copy button to press.
-    let hidden = browser.call(
-        "/execute/sync",
-        &json!({"script": "return document.getElementById('copy').hidden", "args": []}),
-    );
+    let hidden = browser.run("return document.getElementById('copy').hidden");
     assert_eq!(hidden, json!(true));
     // Typing does nothing without a script; submitting asks the server again.
     browser.replace("#dc", "32");
@@ -655,11 +599,7 @@ fn typing_updates_the_result_and_shows_errors_beside_their_field(host: &Host) {
         text == "x (character 3) is not a digit: a Snowflake ID is written in decimal digits only."
     });
     // Emptied as a person does it (select all, backspace), the decode box drops its error.
-    let decode_box = browser.element("#decode-id");
-    browser.call(
-        &format!("/element/{decode_box}/value"),
-        &json!({ "text": "\u{E009}a\u{E009}\u{E003}" }),
-    );
+    browser.replace("#decode-id", "");
     browser.wait_for("#id-error", str::is_empty);
     // Submitted empty, it is not sent, and nothing else changes.
     let before = (browser.url(), browser.value("#dc"));
@@ -677,10 +617,7 @@ fn typing_updates_the_result_and_shows_errors_beside_their_field(host: &Host) {
         "/en/?ts=2022-06-28T16:07:40.105Z&dc=11&machine=26&seq=0",
     );
     // Phone-sized: nothing wider than the screen, the Copy button shown by the script.
-    let fits = browser.call(
-        "/execute/sync",
-        &json!({"script": "return document.documentElement.scrollWidth <= window.innerWidth", "args": []}),
-    );
+    let fits = browser.run("return document.documentElement.scrollWidth <= window.innerWidth");
     assert_eq!(fits, json!(true));
     assert_eq!(browser.text("#copy"), "Copy");
     let png = browser.screenshot();
@@ -704,7 +641,8 @@ fn typing_updates_the_result_and_shows_errors_beside_their_field(host: &Host) {
 }
 
 fn axe_finds_no_accessibility_violation_in_any_language(host: &Host) {
-    let axe = axe_source();
+    let axe = "axe/node_modules/axe-core/axe.min.js";
+    let axe = std::fs::read_to_string(installed("axe-core", "AXE_CORE_JS", axe)).unwrap();
     let browser = Browser::start(true);
     let mut found = Vec::new();
     // `/` is the page in the browser's language on the server; in the static site, the
@@ -757,28 +695,25 @@ fn open(browser: &Browser, host: &Host, path: &str) {
     if let Host::Static(_) = host {
         let deadline = Instant::now() + Duration::from_secs(10);
         if path == "/" || path.starts_with("/?") {
-            while !browser.url().contains("/en/") {
-                assert!(
-                    Instant::now() < deadline,
-                    "the front door stayed at {}",
-                    browser.url()
-                );
-                std::thread::sleep(Duration::from_millis(50));
-            }
+            let landed = || browser.url().contains("/en/").then_some(());
+            wait_until(Duration::from_secs(10), landed, || {
+                format!("the front door stayed at {}", browser.url())
+            });
         }
         // The page was rendered once, for no query: until the module has rendered this
         // address's, the result says it is busy.
-        while browser.run(
-            "const r = document.getElementById('result'); return !r || r.hasAttribute('aria-busy')",
-        ) != json!(false)
-        {
-            assert!(
-                Instant::now() < deadline,
+        let rendered = || {
+            let busy = "const r = document.getElementById('result'); \
+                        return !r || r.hasAttribute('aria-busy')";
+            (browser.run(busy) == json!(false)).then_some(())
+        };
+        let left = deadline.saturating_duration_since(Instant::now());
+        wait_until(left, rendered, || {
+            format!(
                 "the module did not render; the console: {:?}",
                 browser.console()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+            )
+        });
     }
 }
 
@@ -932,13 +867,9 @@ fn grouped(n: u64, mark: char) -> String {
 
 fn the_worked_example_agrees_with_the_runtime_as_you_type(host: &Host) {
     let browser = Browser::start(true);
-    let mut state = 0x2545_F491_4F6C_DD1D_u64;
-    let mut next = |bound: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % (bound + 1)
-    };
+    // Random, but the same in every run.
+    let mut random = fastrand::Rng::with_seed(0x2545_F491_4F6C_DD1D);
+    let mut next = |most: u64| random.u64(..=most);
     let mut inputs = vec![(0, 0, 0, 0), ((1 << 41) - 1, 31, 31, 4095), (1000, 1, 1, 0)];
     for _ in 0..6 {
         inputs.push((next((1 << 41) - 1), next(31), next(31), next(4095)));
@@ -1112,7 +1043,8 @@ fn each_language_fits_a_phone_and_a_desktop(host: &Host) {
             // For a person to look at: SNOWFLAKE_SERVER_SCREENSHOTS=DIR keeps each.
             if let Ok(dir) = std::env::var("SNOWFLAKE_SERVER_SCREENSHOTS") {
                 let height = browser.run("return document.documentElement.scrollHeight");
-                browser.call("/window/rect", &json!({ "width": width, "height": height }));
+                let height = height.as_u64().and_then(|h| u32::try_from(h).ok()).unwrap();
+                browser.done(browser.client.set_window_size(width, height));
                 let name = format!("{dir}/page-{}-{width}.png", lang.trim_matches('/'));
                 std::fs::write(name, browser.screenshot()).unwrap();
                 browser.resize(width);
@@ -1122,33 +1054,13 @@ fn each_language_fits_a_phone_and_a_desktop(host: &Host) {
     assert_eq!(browser.csp_violations(), Vec::<String>::new());
 }
 
-/// Lighthouse's command, where `scripts/test.sh` installs it (or `$LIGHTHOUSE`).
-///
-/// # Panics
-///
-/// When it is not there, saying how to install it.
-fn lighthouse_command() -> String {
-    let path = std::env::var("LIGHTHOUSE").unwrap_or_else(|_| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../target/lighthouse/node_modules/.bin/lighthouse"
-        )
-        .to_owned()
-    });
-    assert!(
-        std::path::Path::new(&path).exists(),
-        "lighthouse is not at {path}: run `bash scripts/test.sh`, which installs it with npm, \
-         or set LIGHTHOUSE to its command"
-    );
-    path
-}
-
 /// Lighthouse's four category scores for `url`, out of 100, and the audits that lost points.
 fn lighthouse(url: &str) -> (Vec<(String, u32)>, Vec<String>) {
-    let profile = profile("lighthouse");
-    let report = profile.with_extension("json");
-    let flags = chromium_flags(&profile).join(" ");
-    let run = Command::new(lighthouse_command())
+    let profile = profile();
+    let report = profile.path().join("report.json");
+    let flags = chromium_flags(&profile.path().join("chromium")).join(" ");
+    let command = "lighthouse/node_modules/.bin/lighthouse";
+    let run = Command::new(installed("lighthouse", "LIGHTHOUSE", command))
         .args([
             url,
             "--quiet",
@@ -1168,8 +1080,6 @@ fn lighthouse(url: &str) -> (Vec<(String, u32)>, Vec<String>) {
         String::from_utf8_lossy(&run.stderr)
     );
     let json: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
-    let _ = std::fs::remove_file(&report);
-    let _ = std::fs::remove_dir_all(&profile);
     let scores = json["categories"]
         .as_object()
         .unwrap()
@@ -1211,66 +1121,15 @@ fn lighthouse_scores_every_language_100_for_access_practice_and_search(host: &Ho
     if matches!(host, Host::Static(_)) {
         return;
     }
-    let bare = BarePage::serve("<!doctype html><title>Snowflake</title><p>An ID.</p>");
-    let (scores, lost) = lighthouse(&format!("http://{}/", bare.addr));
+    let bare = "<!doctype html><title>Snowflake</title><p>An ID.</p>";
+    let (_serving, addr) = serve(Router::new().fallback(move || async move { Html(bare) }));
+    let (scores, lost) = lighthouse(&format!("http://{addr}/"));
     assert!(scores.iter().any(|(_, score)| *score < 100), "{scores:?}");
     for audit in ["html-has-lang", "meta-description"] {
         assert!(
             lost.iter().any(|lost| lost.starts_with(audit)),
             "{audit}: {lost:?}"
         );
-    }
-}
-
-/// One HTML page on a free loopback port, whatever the path, until dropped.
-struct BarePage {
-    addr: String,
-    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl BarePage {
-    fn serve(html: &'static str) -> BarePage {
-        use std::io::{Read, Write};
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.set_nonblocking(true).unwrap();
-        let addr = listener.local_addr().unwrap().to_string();
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let stopped = std::sync::Arc::clone(&stop);
-        let thread = std::thread::spawn(move || {
-            // Bounded: a minute at most, whatever the test does.
-            let deadline = Instant::now() + Duration::from_secs(60);
-            while !stopped.load(Ordering::Relaxed) && Instant::now() < deadline {
-                let Ok((mut stream, _)) = listener.accept() else {
-                    std::thread::sleep(Duration::from_millis(20));
-                    continue;
-                };
-                let _ = stream.set_nonblocking(false);
-                let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
-                let mut request = [0; 4096];
-                let _ = stream.read(&mut request);
-                let _ = write!(
-                    stream,
-                    "HTTP/1.1 200 OK\r\ncontent-type: text/html; charset=utf-8\r\n\
-                     content-length: {}\r\nconnection: close\r\n\r\n{html}",
-                    html.len()
-                );
-            }
-        });
-        BarePage {
-            addr,
-            stop,
-            thread: Some(thread),
-        }
-    }
-}
-
-impl Drop for BarePage {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 
@@ -1336,15 +1195,15 @@ fn the_front_door_sends_a_reader_to_their_language() {
     ] {
         let browser = Browser::start_speaking(true, languages);
         browser.open(&format!("{root}/?ts=1288834975657&dc=3&machine=4"));
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while !browser.url().starts_with(&format!("{root}{landed}")) {
-            assert!(
-                Instant::now() < deadline,
-                "{languages}: at {}",
-                browser.url()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        let arrived = || {
+            browser
+                .url()
+                .starts_with(&format!("{root}{landed}"))
+                .then_some(())
+        };
+        wait_until(Duration::from_secs(10), arrived, || {
+            format!("{languages}: at {}", browser.url())
+        });
         assert_eq!(
             browser.url(),
             format!("{root}{landed}?ts=1288834975657&dc=3&machine=4"),
@@ -1358,15 +1217,6 @@ fn the_front_door_sends_a_reader_to_their_language() {
             "{languages}: {:?}",
             browser.console()
         );
-    }
-}
-
-/// A clock that reads `self.0`: the time given to the module, given here too.
-struct At(u64);
-
-impl snowflake_kit::Clock for At {
-    fn now_ms(&self) -> u64 {
-        self.0
     }
 }
 
@@ -1461,13 +1311,9 @@ fn agreement_queries() -> Vec<String> {
 fn random_queries() -> Vec<String> {
     const MAX_MS: u64 = TWITTER_EPOCH_MS + (1 << 41) - 1;
     let mut queries = Vec::new();
-    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-    let mut next = move |bound: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % bound
-    };
+    // Random, but the same in every run.
+    let mut random = fastrand::Rng::with_seed(0x9E37_79B9_7F4A_7C15);
+    let mut next = |bound: u64| random.u64(..bound);
     for _ in 0..150 {
         let ms = TWITTER_EPOCH_MS - 1000 + next(MAX_MS - TWITTER_EPOCH_MS + 2000);
         let ts = match next(3) {
@@ -1501,9 +1347,8 @@ fn the_module_in_the_browser_agrees_with_the_native_renderer() {
     let queries = agreement_queries();
     // A time of its own, not now: both sides render the same blank timestamp.
     let now = 1_700_000_000_123_u64;
-    let answers = browser.call(
-        "/execute/async",
-        &json!({"script": r#"
+    let answers = browser.run_async(
+        r#"
             const [queries, now, done] = arguments;
             (async () => {
               const bytes = await (await fetch("../snowflake-page.wasm")).arrayBuffer();
@@ -1524,7 +1369,8 @@ fn the_module_in_the_browser_agrees_with_the_native_renderer() {
               }
               return out;
             })().then(done, (e) => done(String(e)));
-        "#, "args": [queries, now]}),
+        "#,
+        vec![json!(queries), json!(now)],
     );
     let mut compared = 0;
     for lang in Lang::ALL {
@@ -1538,7 +1384,7 @@ fn the_module_in_the_browser_agrees_with_the_native_renderer() {
                 Words::of(lang),
                 Hosting::StaticFiles,
                 &pairs,
-                &At(now),
+                &StoppedClock(now),
             );
             assert_eq!(answer.as_str().unwrap(), native, "{} ?{query}", lang.tag());
             compared += 1;

@@ -6,10 +6,9 @@ mod support;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use support::get;
+use support::{Server, get};
 
 /// The test's own limit on open files raised to the hard one: it holds 1,100 sockets.
 #[cfg(target_os = "linux")]
@@ -25,29 +24,9 @@ fn raise_own_limit() {
 fn eleven_hundred_idle_connections_do_not_shut_out_healthz() {
     raise_own_limit();
     // The server under a limit of 1,024 open files, soft and hard: it cannot raise it.
-    let child = Command::new("sh")
-        .arg("-c")
-        .arg(r#"ulimit -n 1024 && exec "$0" "$@""#)
-        .arg(env!("CARGO_BIN_EXE_snowflake-server"))
-        .args(["--listen", "127.0.0.1:0", "--dc", "1", "--machine", "1"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Killed however the test ends.
-    let mut child = Killed(child);
-    let child = &mut child.0;
-    let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
-        &mut line,
-    )
-    .unwrap();
-    let addr = line
-        .trim()
-        .strip_prefix("snowflake-server listening on http://")
-        .unwrap()
-        .to_owned();
-    let limit = std::fs::read_to_string(format!("/proc/{}/limits", child.id())).unwrap();
+    let server = Server::start_with_open_files(1024, &["--dc", "1", "--machine", "1"]);
+    let addr = &server.addr;
+    let limit = std::fs::read_to_string(format!("/proc/{}/limits", server.pid())).unwrap();
     assert!(
         limit
             .lines()
@@ -57,7 +36,7 @@ fn eleven_hundred_idle_connections_do_not_shut_out_healthz() {
 
     let mut held = Vec::new();
     for i in 0..1100 {
-        let mut stream = TcpStream::connect(&addr).unwrap();
+        let mut stream = TcpStream::connect(addr).unwrap();
         if i % 2 == 1 {
             // Half a request: a head that never ends.
             stream
@@ -70,13 +49,13 @@ fn eleven_hundred_idle_connections_do_not_shut_out_healthz() {
     let opened = Instant::now();
     for _ in 0..5 {
         let started = Instant::now();
-        let response = get(&addr, "/healthz");
+        let response = get(addr, "/healthz");
         let took = started.elapsed();
         assert_eq!(response.status, 200);
         assert!(took < Duration::from_secs(1), "/healthz took {took:?}");
         std::thread::sleep(Duration::from_millis(200));
     }
-    let metrics = get(&addr, "/metrics").body;
+    let metrics = get(addr, "/metrics").body;
     assert!(
         metrics.contains("snowflake_connections_closed_total{reason=\"to make room\"}"),
         "{metrics}"
@@ -97,19 +76,9 @@ fn eleven_hundred_idle_connections_do_not_shut_out_healthz() {
         (Duration::from_secs(8)..Duration::from_secs(12)).contains(&waited),
         "cut off after {waited:?}"
     );
-    let metrics = get(&addr, "/metrics").body;
+    let metrics = get(addr, "/metrics").body;
     assert!(
         metrics.contains("snowflake_connections_closed_total{reason=\"header read timeout\"}"),
         "{metrics}"
     );
-}
-
-/// A child process killed when dropped.
-struct Killed(std::process::Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }

@@ -10,9 +10,9 @@ use std::collections::BTreeSet;
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use support::{Server, get};
+use support::{Server, get, wait_until};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -243,14 +243,13 @@ fn the_kubernetes_manifests_pass_the_schemas() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    let broken = std::env::temp_dir().join(format!("snowflake-broken-{}.yaml", std::process::id()));
+    let broken = tempfile::Builder::new().suffix(".yaml").tempfile().unwrap();
     std::fs::write(
         &broken,
         read(MANIFEST).replacen("  replicas: 3", "  replica: 3", 1),
     )
     .unwrap();
-    let out = validate(&broken);
-    let _ = std::fs::remove_file(&broken);
+    let out = validate(broken.path());
     assert!(!out.status.success(), "a misspelt field passed");
 }
 
@@ -260,17 +259,14 @@ fn the_kubernetes_manifests_pass_the_schemas() {
 #[ignore = "needs systemd-analyze: apt-get install systemd (bash scripts/test.sh installs it)"]
 fn the_systemd_unit_verifies() {
     let verify = |unit: &str| -> Output {
-        let dir = std::env::temp_dir().join(format!("snowflake-unit-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("snowflake-server.service");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("snowflake-server.service");
         std::fs::write(&path, unit).unwrap();
-        let out = Command::new("systemd-analyze")
+        Command::new("systemd-analyze")
             .arg("verify")
             .arg(&path)
             .output()
-            .unwrap_or_else(|e| panic!("systemd-analyze: {e}; apt-get install systemd"));
-        let _ = std::fs::remove_dir_all(&dir);
-        out
+            .unwrap_or_else(|e| panic!("systemd-analyze: {e}; apt-get install systemd"))
     };
     let unit = read(UNIT).replace(
         "ExecStart=/usr/local/bin/snowflake-server",
@@ -415,15 +411,14 @@ fn the_container_image_serves_from_outside() {
         "2",
     ]);
     let addr = format!("127.0.0.1:{port}");
-    let started = Instant::now();
-    while TcpStream::connect(&addr).is_err() || get(&addr, "/healthz").status != 200 {
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "no answer in 30 s: {}",
-            String::from_utf8_lossy(&podman(&["logs", &guard.container]).stderr)
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let answers = || {
+        let up = TcpStream::connect(&addr).is_ok() && get(&addr, "/healthz").status == 200;
+        up.then_some(())
+    };
+    wait_until(Duration::from_secs(30), answers, || {
+        let logs = podman(&["logs", &guard.container]).stderr;
+        format!("no answer in 30 s: {}", String::from_utf8_lossy(&logs))
+    });
     assert_eq!(get(&addr, "/readyz").status, 200);
     let answer = get(&addr, "/v1/id");
     assert_eq!(answer.status, 200, "{}", answer.body);

@@ -12,10 +12,11 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use snowflake_test_support::Etcd;
-use support::{Server, get, ids_in, tls_auto_args};
+use snowflake_test_support::clock::wall_ms;
+use support::{Server, get, ids_in, json_lines, tls_auto_args};
 
 /// How long past the new leader a server may still refuse.
 const PAST_LEADER: Duration = Duration::from_millis(1500);
@@ -88,7 +89,8 @@ enum Fault {
 struct Round {
     fault: Fault,
     at: Instant,
-    wall: SystemTime,
+    /// The wall clock's time then, to find the round in the servers' logs.
+    wall_ms: u64,
     /// When a member other than the faulted one led (for a follower: the fault itself).
     led: Instant,
     /// Until when this round's refusals are counted: the next round's fault.
@@ -141,10 +143,7 @@ fn servers_issue_again_within_a_second_and_a_half_of_a_new_leader_on_a_busy_mach
     // no lease lost (the window rode out every election).
     for i in 0..3 {
         let log = std::fs::read_to_string(logs.join(format!("server-{i}.log"))).unwrap();
-        let events: Vec<serde_json::Value> = log
-            .lines()
-            .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
-            .collect();
+        let events = json_lines(&log);
         let said = |message: &str| events.iter().filter(|e| e["message"] == message).count();
         assert!(said("etcd calls move to another member") > 0, "server {i}");
         assert_eq!(said("lease lost: issuing stopped"), 0, "server {i}");
@@ -176,7 +175,7 @@ fn fault_rounds(etcd: &mut Etcd, logs: &Path) -> Vec<Round> {
             Fault::KillLeader | Fault::PauseLeader => leader,
             Fault::KillFollower => follower_in_use(etcd, leader, logs),
         };
-        let (at, wall) = (Instant::now(), SystemTime::now());
+        let (at, wall_ms) = (Instant::now(), wall_ms());
         if let Some(last) = rounds.last_mut() {
             last.until = at;
         }
@@ -207,7 +206,7 @@ fn fault_rounds(etcd: &mut Etcd, logs: &Path) -> Vec<Round> {
         rounds.push(Round {
             fault,
             at,
-            wall,
+            wall_ms,
             led,
             until: Instant::now() + Duration::from_secs(3600),
         });
@@ -250,9 +249,9 @@ fn judge(rounds: &[Round], pulled: &[Pulled], leadership: &[(Instant, bool)]) ->
             ));
             if past > PAST_LEADER {
                 late.push(format!(
-                    "round {n} ({:?}, at {}): server {i} refused for {:.2} s with a leader",
+                    "round {n} ({:?}, at {} Unix ms): server {i} refused for {:.2} s with a leader",
                     round.fault,
-                    humantime(round.wall),
+                    round.wall_ms,
                     past.as_secs_f64()
                 ));
             }
@@ -301,7 +300,7 @@ fn an_outage_counts_only_while_the_cluster_had_a_leader() {
     let round = Round {
         fault: Fault::KillLeader,
         at: at(0),
-        wall: SystemTime::now(),
+        wall_ms: wall_ms(),
         led: at(2800),
         until: at(20_000),
     };
@@ -391,12 +390,4 @@ fn follower_in_use(etcd: &Etcd, leader: usize, logs: &Path) -> usize {
         used[follower]
     );
     follower
-}
-
-/// A wall-clock time as seconds since the epoch, to find the round in the servers' logs.
-fn humantime(at: SystemTime) -> String {
-    let since = at
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .unwrap_or_default();
-    format!("{:.3} s since the epoch", since.as_secs_f64())
 }

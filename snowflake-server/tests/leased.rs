@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use snowflake_test_support::Etcd;
-use support::{Server, count_distinct, fetch_ids};
+use support::{Server, count_distinct, fetch_ids, wait_until};
 
 #[test]
 #[ignore = "needs etcd: bash scripts/test.sh installs it"]
@@ -90,10 +90,7 @@ fn readyz_turns_503_when_the_lease_is_lost() {
 fn lose_and_reclaim(format: &str) {
     let mut etcd = Etcd::start();
     let endpoint = etcd.endpoint();
-    let log = std::env::temp_dir().join(format!(
-        "snowflake-lease-events-{}.{format}",
-        std::process::id()
-    ));
+    let log = tempfile::NamedTempFile::new().unwrap();
     let server = Server::start_logging(
         &[
             "--etcd",
@@ -108,49 +105,34 @@ fn lose_and_reclaim(format: &str) {
             format,
         ],
         &[],
-        &log,
+        log.path(),
     )
     .ready();
     assert_eq!(server.get("/readyz").status, 200);
     assert_eq!(server.get("/v1/id").status, 200);
     etcd.kill();
     let killed = Instant::now();
-    loop {
-        let ready = server.get("/readyz");
-        if ready.status == 503 {
-            assert_eq!(ready.header("retry-after"), Some("1"));
-            break;
-        }
-        assert!(killed.elapsed() < Duration::from_secs(4), "still ready");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let refused = || Some(server.get("/readyz")).filter(|ready| ready.status == 503);
+    let ready = wait_until(Duration::from_secs(4), refused, || "still ready".to_owned());
+    assert_eq!(ready.header("retry-after"), Some("1"));
     let refused = server.get("/v1/id");
     assert_eq!(refused.status, 503);
     assert_eq!(refused.header("retry-after"), Some("1"));
     // The reserved time runs out before the lease does: wait for the lease's local
     // deadline too, or an etcd back in time keeps the lease, and no loss is counted.
-    loop {
-        let identity = server.get("/v1/identity").json();
-        if identity["state"] == "reclaiming" {
-            // The key to branch on, and the reason in words beside it.
-            let detail = identity["state_detail"].as_str().unwrap_or_default();
-            assert!(detail.starts_with("reclaiming: "), "{identity}");
-            break;
-        }
-        assert!(killed.elapsed() < Duration::from_secs(4), "{identity}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let now = || server.get("/v1/identity").json();
+    let reclaiming = || Some(now()).filter(|identity| identity["state"] == "reclaiming");
+    let left = Duration::from_secs(4).saturating_sub(killed.elapsed());
+    let identity = wait_until(left, reclaiming, || now().to_string());
+    // The key to branch on, and the reason in words beside it.
+    let detail = identity["state_detail"].as_str().unwrap_or_default();
+    assert!(detail.starts_with("reclaiming: "), "{identity}");
     // etcd back on the same data: the server claims its identity again and is ready.
     etcd.restart();
-    let restarted = Instant::now();
-    while server.get("/readyz").status != 200 {
-        assert!(
-            restarted.elapsed() < Duration::from_secs(15),
-            "{}",
-            server.get("/v1/identity").body
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let ready = || (server.get("/readyz").status == 200).then_some(());
+    wait_until(Duration::from_secs(15), ready, || {
+        server.get("/v1/identity").body
+    });
     assert_eq!(server.get("/v1/id").status, 200);
     let metrics = server.get("/metrics").body;
     assert!(
@@ -160,14 +142,13 @@ fn lose_and_reclaim(format: &str) {
         "{metrics}"
     );
     assert!(server.terminate().success());
-    check_events(&log, format, &endpoint);
+    check_events(log.path(), format, &endpoint);
 }
 
 /// What an operator reads of a lease lost and reclaimed: each of these, in this order,
 /// with its fields.
 fn check_events(log: &std::path::Path, format: &str, endpoint: &str) {
     let text = std::fs::read_to_string(log).unwrap();
-    let _ = std::fs::remove_file(log);
     let events = Events::read(&text, format);
     let mut at = 0;
     for (level, message, fields) in [

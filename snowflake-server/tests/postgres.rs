@@ -7,7 +7,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use snowflake_test_support::Postgres;
-use support::{Server, count_distinct, error_event, fetch_ids, text};
+use support::{Server, count_distinct, error_event, fetch_ids, json_lines, text};
 
 /// Four servers on a PostgreSQL that demands TLS and a password (from a file, and from
 /// `PGPASSWORD`): four identities, say which store in `/v1/identity` and `/metrics`, never
@@ -17,8 +17,8 @@ use support::{Server, count_distinct, error_event, fetch_ids, text};
 #[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
 fn servers_on_postgres_hold_their_own_identities_and_never_show_the_password() {
     let pg = Postgres::start_with(&[], true);
-    let dir = std::env::temp_dir().join(format!("snowflake-server-pg-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
     let password_file = dir.join("password");
     std::fs::write(&password_file, format!("{}\n", Postgres::PASSWORD)).unwrap();
     let (url, ca, file) = (pg.ids_url(), text(&pg.ca()), text(&password_file));
@@ -113,16 +113,14 @@ fn servers_on_postgres_hold_their_own_identities_and_never_show_the_password() {
     assert_eq!(next.get("/v1/identity").json()["kind"], "exact");
     drop(next);
     drop(servers);
-    check_logs(&dir, &first_log, &url);
-    let _ = std::fs::remove_dir_all(&dir);
+    check_logs(dir, &first_log, &url);
 }
 
 /// The logs: the store and database named, the password never.
 fn check_logs(dir: &std::path::Path, first_log: &std::path::Path, url: &str) {
     let log = std::fs::read_to_string(first_log).unwrap();
-    let listening = log
-        .lines()
-        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+    let listening = json_lines(&log)
+        .into_iter()
         .find(|event| event["message"] == "listening; claiming the identity")
         .expect("the start-up event");
     assert_eq!(listening["store"], "postgres");

@@ -52,19 +52,7 @@ fn every_flag_comes_from_its_environment_variable_too() {
         );
     }
 
-    let env_usage = |env: &[(&str, &str)], message: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
-            .envs(env.iter().copied())
-            .env_remove("SNOWFLAKE_ETCD_PASSWORD")
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(out.status.code(), Some(2), "{env:?}: {stderr}");
-        assert!(
-            stderr.starts_with(&format!("error: {message}")),
-            "{env:?}: {stderr}"
-        );
-    };
+    let env_usage = |env: &[(&str, &str)], message: &str| usage_with(&[], env, message);
     env_usage(
         &[("SNOWFLAKE_DC", "32"), ("SNOWFLAKE_MACHINE", "1")],
         "invalid value '32' for '--dc <N>': datacenter 32 is out of range 0..=31 (5 bits)",
@@ -122,17 +110,23 @@ fn every_flag_comes_from_its_environment_variable_too() {
 
 /// Runs the server with `args`: exit status 2 and one line, starting with `message`.
 fn usage(args: &[&str], message: &str) {
+    usage_with(args, &[], message);
+}
+
+/// As `usage`, with `env` set.
+fn usage_with(args: &[&str], env: &[(&str, &str)], message: &str) {
     let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
         .args(args)
+        .envs(env.iter().copied())
         .env_remove("SNOWFLAKE_ETCD_PASSWORD")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert_eq!(out.status.code(), Some(2), "{args:?} {env:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?} {env:?}: {stderr}");
     assert!(
         stderr.starts_with(&format!("error: {message}")),
-        "{args:?}: {stderr}"
+        "{args:?} {env:?}: {stderr}"
     );
 }
 

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use snowflake_test_support::Etcd;
-use support::{Server, error_event, fetch_ids, get, ids_in, text, tls_auto_args};
+use support::{Server, error_event, fetch_ids, get, ids_in, text, tls_auto_args, wait_until};
 
 /// Three `--auto` servers given every member of a mutual-TLS cluster, with clients
 /// pulling IDs: a follower dies, then the leader. Each server keeps its identity, IDs
@@ -24,15 +24,12 @@ fn three_servers_ride_out_a_follower_and_the_leader_dying() {
     let args: Vec<&str> = owned.iter().map(String::as_str).collect();
     let servers: Vec<Server> = (0..3).map(|_| Server::start(&args)).collect();
     let identity = |server: &Server| {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let json = server.get("/v1/identity").json();
-            if json["state"] == "holding" {
-                return (json["datacenter"].clone(), json["machine"].clone());
-            }
-            assert!(Instant::now() < deadline, "{json}");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        let holding =
+            || Some(server.get("/v1/identity").json()).filter(|j| j["state"] == "holding");
+        let json = wait_until(Duration::from_secs(10), holding, || {
+            server.get("/v1/identity").body
+        });
+        (json["datacenter"].clone(), json["machine"].clone())
     };
     let before: Vec<_> = servers.iter().map(identity).collect();
     assert_eq!(before.iter().collect::<HashSet<_>>().len(), 3);
@@ -161,11 +158,10 @@ fn a_server_serves_while_it_waits_for_its_identity() {
         "{identity}"
     );
     assert!(holder.terminate().success());
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while waiting.get("/readyz").status != 200 {
-        assert!(Instant::now() < deadline, "never took over");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let took_over = || (waiting.get("/readyz").status == 200).then_some(());
+    wait_until(Duration::from_secs(5), took_over, || {
+        "never took over".to_owned()
+    });
     assert_eq!(fetch_ids(&waiting.addr, "/v1/id").len(), 1);
     assert_eq!(waiting.get("/v1/identity").json()["state"], "holding");
 }
@@ -211,11 +207,9 @@ fn auth_and_tls_failures_exit_1_naming_them() {
     let prefix = "/snowflake-kit/v1/default";
     etcd.enable_auth(prefix, ("snowflake", "right"), ("stranger", "theirs"));
     let endpoint = etcd.endpoint();
-    let dir = std::env::temp_dir().join(format!("snowflake-auth-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("password");
-    std::fs::write(&file, "right\n").unwrap();
-    let file = text(&file);
+    let password_file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(&password_file, "right\n").unwrap();
+    let file = text(password_file.path());
 
     let base = ["--etcd", &endpoint, "--auto", "--etcd-user", "snowflake"];
     let from_file = Server::start(&[&base[..], &["--etcd-password-file", &file]].concat());
@@ -258,7 +252,6 @@ fn auth_and_tls_failures_exit_1_naming_them() {
             started.elapsed()
         );
     }
-    let _ = std::fs::remove_dir_all(dir);
 
     let tls = Etcd::cluster(1, true);
     let out = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))

@@ -119,10 +119,5 @@ pub(crate) fn field(json: &str, name: &str) -> String {
     }
 }
 
-#[allow(dead_code, reason = "not every test target uses it")]
-pub(crate) fn now_ms() -> u64 {
-    let since = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .expect("after 1970");
-    u64::try_from(since.as_millis()).expect("fits")
-}
+#[allow(unused_imports, reason = "not every test target uses it")]
+pub(crate) use snowflake_test_support::clock::wall_ms as now_ms;

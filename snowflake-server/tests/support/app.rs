@@ -70,22 +70,13 @@ pub(crate) async fn respond(router: axum::Router, request: Request<Body>) -> Res
         .oneshot(request)
         .await
         .expect("the router is infallible");
-    let status = response.status().as_u16();
-    let headers = response
-        .headers()
-        .iter()
-        .map(|(name, value)| {
-            let value = value.to_str().expect("a header in ASCII");
-            (name.as_str().to_owned(), value.to_owned())
-        })
-        .collect();
-    let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+    let (head, body) = response.into_parts();
+    let body = axum::body::to_bytes(body, usize::MAX)
         .await
         .expect("the body, read whole");
-    let body = String::from_utf8(body.to_vec()).expect("a body in UTF-8");
     Response {
-        status,
-        headers,
-        body,
+        status: head.status.as_u16(),
+        headers: head.headers,
+        body: String::from_utf8(body.to_vec()).expect("a body in UTF-8"),
     }
 }

@@ -1,18 +1,20 @@
 //! The server on loopback, as a process of the binary or as the library's service in this
-//! process, and a small HTTP/1.1 client for the tests; and [`App`], the service's router
-//! driven without a socket.
+//! process, and `GET` (ureq) and the page's elements (scraper) for the tests; and [`App`],
+//! the service's router driven without a socket.
 #![allow(dead_code, reason = "each test file uses a part")]
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use snowflake_server::Config;
 
 mod app;
 #[allow(unused_imports, reason = "each test file uses a part")]
 pub(crate) use app::{App, respond};
+
+/// The server's binary.
+const BINARY: &str = env!("CARGO_BIN_EXE_snowflake-server");
 
 /// A running server on a free loopback port: a process of the binary, killed when dropped,
 /// or the library's service in this process, shut down when dropped.
@@ -38,7 +40,7 @@ impl Server {
 
     /// As `start`, with environment variables set.
     pub(crate) fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
-        Server::spawn(args, env, Stdio::inherit())
+        Server::spawn(Command::new(BINARY), args, env, Stdio::inherit())
     }
 
     /// As `start_with_env`, its stderr (the log) written to `log`.
@@ -53,11 +55,21 @@ impl Server {
         if !env.iter().any(|&(name, _)| name == "RUST_LOG") {
             env.push(("RUST_LOG", "info"));
         }
-        Server::spawn(args, &env, Stdio::from(file))
+        Server::spawn(Command::new(BINARY), args, &env, Stdio::from(file))
     }
 
-    fn spawn(args: &[&str], env: &[(&str, &str)], stderr: Stdio) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_snowflake-server"))
+    /// As `start`, under a limit of `files` open files, soft and hard: one it cannot raise.
+    pub(crate) fn start_with_open_files(files: u32, args: &[&str]) -> Server {
+        let mut limited = Command::new("sh");
+        let exec = format!(r#"ulimit -n {files} && exec "$0" "$@""#);
+        limited.args(["-c", &exec, BINARY]);
+        Server::spawn(limited, args, &[], Stdio::inherit())
+    }
+
+    /// `command`, which runs the server, on a free port with `args`; waits for its
+    /// "listening on" line.
+    fn spawn(mut command: Command, args: &[&str], env: &[(&str, &str)], stderr: Stdio) -> Server {
+        let mut child = command
             .args(["--listen", "127.0.0.1:0"])
             .args(args)
             .envs(env.iter().copied())
@@ -119,19 +131,18 @@ impl Server {
     /// Waits until `/readyz` says 200: a leased server answers before it holds its
     /// identity.
     pub(crate) fn ready(self) -> Server {
-        let deadline = std::time::Instant::now() + Duration::from_secs(20);
-        loop {
-            let response = self.get("/readyz");
-            if response.status == 200 {
-                return self;
-            }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "not ready in 20 s: {}",
-                response.body
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        let ready = || (self.get("/readyz").status == 200).then_some(());
+        let still = || format!("not ready in 20 s: {}", self.get("/readyz").body);
+        wait_until(Duration::from_secs(20), ready, still);
+        self
+    }
+
+    /// The process's id.
+    pub(crate) fn pid(&self) -> u32 {
+        let Running::Process(child) = &self.running else {
+            panic!("a process has an id: start the server with Server::start");
+        };
+        child.id()
     }
 
     /// SIGTERM, then its exit status.
@@ -173,11 +184,11 @@ impl Drop for Server {
     }
 }
 
-/// A response: status, headers (lower-case names), body.
+/// A response: status, headers, body.
 #[derive(Debug)]
 pub(crate) struct Response {
     pub(crate) status: u16,
-    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) headers: axum::http::HeaderMap,
     pub(crate) body: String,
 }
 
@@ -187,15 +198,30 @@ impl Response {
     }
 
     pub(crate) fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        let value = self.headers.get(name)?;
+        Some(value.to_str().expect("a header in ASCII"))
     }
 
     /// The text inside the element of the body whose `id` is `id`, tags dropped.
     pub(crate) fn text_of(&self, id: &str) -> String {
         element_text(&self.body, id)
+    }
+}
+
+/// What `found` finds, asked every 20 ms for up to `limit`; past it, a panic with what
+/// `still` says then.
+pub(crate) fn wait_until<T>(
+    limit: Duration,
+    mut found: impl FnMut() -> Option<T>,
+    still: impl Fn() -> String,
+) -> T {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(found) = found() {
+            return found;
+        }
+        assert!(Instant::now() < deadline, "{}", still());
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
@@ -249,114 +275,35 @@ pub(crate) fn eight_clients(fetch: impl Fn(&str) -> Vec<String> + Clone + Send +
     count_distinct(threads)
 }
 
-/// `GET path` on a fresh connection.
+/// `GET path` on a fresh connection (a client of its own), whatever the status.
 pub(crate) fn get(addr: &str, path: &str) -> Response {
-    request(addr, "GET", path, None)
-}
-
-/// `DELETE path`, on a fresh connection.
-pub(crate) fn request_delete(addr: &str, path: &str) -> Response {
-    request(addr, "DELETE", path, None)
-}
-
-/// `POST path` with a JSON body, on a fresh connection.
-pub(crate) fn post(addr: &str, path: &str, body: &serde_json::Value) -> Response {
-    request(addr, "POST", path, Some(body))
-}
-
-fn request(addr: &str, method: &str, path: &str, body: Option<&serde_json::Value>) -> Response {
-    let mut stream = TcpStream::connect(addr).expect("the server accepts");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .unwrap();
-    let body = body.map(serde_json::Value::to_string).unwrap_or_default();
-    write!(
-        stream,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    // Read what the headers announce: some servers (chromedriver) keep the
-    // connection open after the answer, whatever the request said.
-    let mut raw = Vec::new();
-    let mut buffer = [0; 8192];
-    let header_end = loop {
-        if let Some(at) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
-            break at;
-        }
-        let n = stream.read(&mut buffer).unwrap();
-        assert!(n > 0, "the connection closed before the headers ended");
-        raw.extend_from_slice(&buffer[..n]);
-    };
-    let head = String::from_utf8(raw[..header_end].to_vec()).unwrap();
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .unwrap()
-        .split(' ')
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap();
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
-        .collect();
-    let length = headers
-        .iter()
-        .find(|(n, _)| n == "content-length")
-        .and_then(|(_, v)| v.parse::<usize>().ok());
-    let chunked = headers
-        .iter()
-        .any(|(n, v)| n == "transfer-encoding" && v == "chunked");
-    let body_start = header_end + 4;
-    loop {
-        let have = raw.len() - body_start;
-        let done = match length {
-            Some(length) => have >= length,
-            None if chunked => raw[body_start..].windows(5).any(|w| w == b"0\r\n\r\n"),
-            None => false,
-        };
-        if done {
-            break;
-        }
-        let n = stream.read(&mut buffer).unwrap();
-        if n == 0 {
-            break;
-        }
-        raw.extend_from_slice(&buffer[..n]);
-    }
-    let body = String::from_utf8(raw[body_start..].to_vec()).unwrap();
-    let body = if chunked { unchunk(&body) } else { body };
+    let client: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(30)))
+        .build()
+        .into();
+    let mut answer = client
+        .get(format!("http://{addr}{path}"))
+        .call()
+        .unwrap_or_else(|e| panic!("GET {path}: {e}"));
     Response {
-        status,
-        headers,
-        body,
+        status: answer.status().as_u16(),
+        headers: answer.headers().clone(),
+        body: answer.body_mut().read_to_string().expect("a body in UTF-8"),
     }
 }
 
-fn unchunk(mut body: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = body.split_once("\r\n") {
-        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if size == 0 {
-            break;
-        }
-        out.push_str(&rest[..size]);
-        body = &rest[size + 2..];
-    }
-    out
+/// The events of a server's log in JSON lines (as it writes them when stderr is not a
+/// terminal), every line checked to be one.
+pub(crate) fn json_lines(log: &str) -> Vec<serde_json::Value> {
+    let event = |line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line:?}"));
+    log.lines().map(event).collect()
 }
 
-/// The message of the one ERROR event in a server's stderr (JSON lines, as it writes
-/// them when stderr is not a terminal), after checking that every line is JSON.
+/// The message of the one ERROR event in a server's stderr, in JSON lines.
 pub(crate) fn error_event(stderr: &[u8]) -> String {
     let stderr = std::str::from_utf8(stderr).expect("UTF-8");
-    let events: Vec<serde_json::Value> = stderr
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line:?}")))
-        .collect();
+    let events = json_lines(stderr);
     let errors: Vec<&serde_json::Value> = events.iter().filter(|e| e["level"] == "ERROR").collect();
     assert_eq!(errors.len(), 1, "{stderr}");
     errors[0]["message"].as_str().expect("a message").to_owned()
@@ -383,42 +330,22 @@ pub(crate) fn tls_auto_args(etcd: &snowflake_test_support::Etcd) -> Vec<String> 
     .into()
 }
 
-/// The text a reader sees of `html`: its tags dropped, its entities read.
-pub(crate) fn html_text(html: &str) -> String {
-    let mut out = String::new();
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => in_tag = false,
-            c if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    out.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&")
+/// `css`, read as a browser reads a selector.
+pub(crate) fn selector(css: &str) -> scraper::Selector {
+    scraper::Selector::parse(css).unwrap_or_else(|e| panic!("{css}: {e}"))
 }
 
-/// The text inside the element of `html` whose `id` is `id`, as a reader sees it.
+/// The text inside the element of `html` whose `id` is `id`, as a browser reads the page
+/// (html5ever, through scraper).
 ///
 /// # Panics
 ///
 /// When there is no such element.
 pub(crate) fn element_text(html: &str, id: &str) -> String {
-    let open = format!(r#"id="{id}""#);
-    let start = html.find(&open).unwrap_or_else(|| panic!("no #{id}"));
-    let tag_start = html[..start].rfind('<').expect("an element");
-    let tag = html[tag_start + 1..]
-        .split([' ', '>'])
-        .next()
-        .expect("a tag name");
-    let start = start + html[start..].find('>').expect("the tag ends") + 1;
-    let end = start
-        + html[start..]
-            .find(&format!("</{tag}>"))
-            .expect("the element ends");
-    html_text(&html[start..end])
+    let page = scraper::Html::parse_document(html);
+    let element = page.select(&selector(&format!("#{id}"))).next();
+    element
+        .unwrap_or_else(|| panic!("no #{id}"))
+        .text()
+        .collect()
 }

@@ -1,6 +1,6 @@
-//! Clocks the tests drive by hand, for the generators that take any [`Clock`]: one that
-//! stands still, one that moves when told, one whose every reading is scripted, and one on
-//! tokio's time (feature `tokio`).
+//! The wall clock ([`wall_ms`]), and clocks the tests drive by hand, for the generators
+//! that take any [`Clock`]: one that stands still, one that moves when told, one whose every
+//! reading is scripted, and one on tokio's time (feature `tokio`).
 
 use std::sync::Arc;
 #[cfg(feature = "tokio")]
@@ -8,6 +8,23 @@ use std::sync::atomic::AtomicI64;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use snowflake_runtime::Clock;
+
+/// The wall clock now, in Unix milliseconds: what a test compares the IDs of a real clock
+/// with.
+///
+/// ```
+/// assert!(snowflake_test_support::clock::wall_ms() > snowflake_test_support::T);
+/// ```
+///
+/// # Panics
+///
+/// When the wall clock stands before 1970.
+pub fn wall_ms() -> u64 {
+    let since = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("a wall clock after 1970");
+    u64::try_from(since.as_millis()).expect("a time in the format's range")
+}
 
 /// A clock stopped at a Unix millisecond.
 ///
