@@ -579,6 +579,43 @@ fn errors_end_in_a_value_of_the_calls_type() {
 }
 
 /// Pieces from which random invocations are built: valid and invalid, balanced or not.
+/// Values a call may give: in range and out, in the plain form and not.
+const NEAR_VALUES: &[&str] = &[
+    "0",
+    "1",
+    "007",
+    "31",
+    "32",
+    "4095",
+    "4096",
+    "1_0",
+    "1__0",
+    "1_",
+    "1288834974657",
+    "1288834974656",
+    "1_288_834_975_657",
+    "3487858230208",
+    "3487858230209",
+    "99999999999999999999999999",
+    "0x1F",
+    "1u8",
+    "1u64",
+    "-1",
+    "1.5",
+    "\"2022-06-28T16:07:40.105Z\"",
+    "\"2022-06-28t16:07:40.105z\"",
+    "\" 2022-06-28T16:07:40.105Z\"",
+    "\"1656432460105\"",
+    "\"2022-02-30T00:00:00Z\"",
+    "\"2022-06-28T16:07:40.105\\u{5a}\"",
+    "r\"2022-06-28T16:07:40.105Z\"",
+    "\"2022-06-28T16:07:40.105Z\"x",
+    "\"x\"",
+    "'c'",
+    "true",
+    "X",
+];
+
 const FRAGMENTS: &[&str] = &[
     "ts",
     "dc",
@@ -642,6 +679,87 @@ proptest! {
             let out = crate::snowflake(raw);
             prop_assert!(!out.is_empty());
         }
+    }
+
+    /// Whatever the plain path expands, it expands as the full reader does, token for
+    /// token; whatever the full reader refuses, the plain path leaves to it. Over valid
+    /// calls with up to three changes each: a key, an operator, a value or a separator
+    /// replaced, an argument repeated or dropped.
+    #[test]
+    fn the_plain_path_agrees_with_the_full_reader(
+        seq in any::<bool>(),
+        changes in prop::collection::vec((0..4_usize, 0..6_u8, any::<prop::sample::Index>()), 0..4),
+    ) {
+        const KEYS: &[&str] = &["ts", "dc", "machine", "seq", "r#ts", "node", "Dc"];
+        const OPERATORS: &[&str] = &["=", "==", ":", "=>"];
+        const SEPARATORS: &[&str] = &[",", ";", ""];
+        let mut args: Vec<[&str; 4]> = vec![
+            ["ts", "=", "\"2022-06-28T16:07:40.105Z\"", ","],
+            ["dc", "=", "31", ","],
+            ["machine", "=", "1_0", ","],
+        ];
+        if seq {
+            args.push(["seq", "=", "4095", ","]);
+        }
+        for (at, change, pick) in changes {
+            let at = at % args.len().max(1);
+            match (change, args.is_empty()) {
+                (_, true) => break,
+                (0, _) => args[at][0] = *pick.get(KEYS),
+                (1, _) => args[at][1] = *pick.get(OPERATORS),
+                (2, _) => args[at][2] = *pick.get(NEAR_VALUES),
+                (3, _) => args[at][3] = *pick.get(SEPARATORS),
+                (4, _) => args.push(args[at]),
+                _ => drop(args.remove(at)),
+            }
+        }
+        let text = args.iter().map(|arg| arg.join(" ")).collect::<Vec<_>>().join(" ");
+        if let Ok(args) = text.parse::<TokenStream>() {
+            let input = quote::quote!([::snowflake_kit] #args);
+            if let Some(fast) = crate::fast::fallback::expand(&input) {
+                prop_assert_eq!(fast.to_string(), crate::full(input).to_string(), "{}", text);
+            }
+        }
+    }
+
+    /// Every valid call in the plain form takes the plain path, to the full reader's
+    /// expansion: numbers with and without `_`, dates, any order, `seq` or not, a
+    /// trailing comma or not.
+    #[test]
+    fn valid_plain_calls_take_the_plain_path(
+        ts in snowflake_runtime::layout::TWITTER_EPOCH_MS..=snowflake_runtime::layout::MAX_TIMESTAMP_MS,
+        dc in 0..=31_u64,
+        machine in 0..=31_u64,
+        seq in prop::option::of(0..=4095_u64),
+        date in any::<bool>(),
+        grouped in any::<bool>(),
+        reversed in any::<bool>(),
+        trailing in any::<bool>(),
+    ) {
+        let ts_text = if date {
+            format!("{:?}", snowflake_runtime::rfc3339::Rfc3339::new(ts).unwrap().to_string())
+        } else if grouped {
+            format!("{}_{:03}", ts / 1000, ts % 1000)
+        } else {
+            ts.to_string()
+        };
+        let mut args = vec![format!("ts = {ts_text}"), format!("dc = {dc}"), format!("machine = {machine}")];
+        if let Some(seq) = seq {
+            args.push(format!("seq = {seq}"));
+        }
+        if reversed {
+            args.reverse();
+        }
+        let mut text = args.join(", ");
+        if trailing {
+            text.push(',');
+        }
+        let input = tokens(&text);
+        let fast = crate::fast::fallback::expand(&input);
+        prop_assert!(fast.is_some(), "{}", text);
+        prop_assert_eq!(fast.unwrap().to_string(), crate::full(input).to_string());
+        let expected = snowflake_runtime::compose(ts, dc, machine, seq.unwrap_or(0)).unwrap().as_u64();
+        prop_assert_eq!(run(&text), Ok(expected));
     }
 
     /// Any valid combination expands, to the ID that `compose` gives.
