@@ -47,6 +47,12 @@ impl Messages {
             .find_map(|(key, pattern)| (key == id).then_some(pattern))
     }
 
+    /// Each message's id and pattern, in the file's order.
+    #[cfg(test)]
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &(String, Pattern)> {
+        self.0.iter()
+    }
+
     pub(crate) fn len(&self) -> usize {
         self.0.len()
     }

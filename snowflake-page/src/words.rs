@@ -257,31 +257,42 @@ mod tests {
     use std::collections::{BTreeMap, BTreeSet};
 
     use super::{Args, SOURCES, Words};
+    use crate::fluent::{Element, Pattern};
     use crate::lang::Lang;
 
-    /// Each message of a catalogue: its id and its text (value and variants), comments left
-    /// out. Fluent's grammar as our files use it: `id = text`, continued on indented lines.
+    /// Each message of a catalogue as the page's own reader reads it: its id, and its text
+    /// with each variable written `{ $name }` and each selector `{ $name -> [key] text }`.
     fn messages(source: &str) -> BTreeMap<String, String> {
-        let mut out = BTreeMap::new();
-        let mut current: Option<String> = None;
-        for line in source.lines() {
-            if line.starts_with('#') || line.trim().is_empty() {
-                current = None;
-                continue;
+        let read = crate::fluent::parse(source).expect("the catalogue reads");
+        let messages: BTreeMap<String, String> = read
+            .iter()
+            .map(|(id, pattern)| (id.clone(), written(pattern)))
+            .collect();
+        assert_eq!(messages.len(), read.len(), "an id twice");
+        messages
+    }
+
+    /// A pattern written back as text, its variables and selectors in Fluent's words.
+    fn written(pattern: &Pattern) -> String {
+        use std::fmt::Write;
+
+        let mut out = String::new();
+        for element in pattern {
+            match element {
+                Element::Text(text) => out.push_str(text),
+                Element::Variable(name) => {
+                    let _ = write!(out, "{{ ${name} }}");
+                }
+                Element::Select {
+                    selector, variants, ..
+                } => {
+                    let _ = write!(out, "{{ ${selector} ->");
+                    for (key, variant) in variants {
+                        let _ = write!(out, "\n[{key}] {}", written(variant));
+                    }
+                    out.push_str("\n}");
+                }
             }
-            // Indented lines, and the `}` that closes a selector, continue the message.
-            if line.starts_with(' ') || line.starts_with('}') {
-                let id = current.as_ref().expect("a continuation follows a message");
-                let text = out.get_mut(id).expect("the message is there");
-                *text = format!("{text}\n{}", line.trim());
-                continue;
-            }
-            let (id, text) = line.split_once(" = ").expect("`id = text`");
-            assert!(
-                out.insert(id.to_owned(), text.to_owned()).is_none(),
-                "{id} twice"
-            );
-            current = Some(id.to_owned());
         }
         out
     }

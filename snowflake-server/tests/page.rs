@@ -80,13 +80,14 @@ async fn each_language_lives_at_its_own_path() {
     );
 }
 
-/// The page's description for search engines: its `<meta name="description">`.
+/// The page's description for search engines: its `<meta name="description">` in the head.
 fn description(body: &str) -> String {
     let page = Html::parse_document(body);
-    let meta = page.select(&selector("meta[name=description]")).next();
-    meta.and_then(|meta| meta.attr("content"))
-        .unwrap_or_default()
-        .to_owned()
+    let meta = page
+        .select(&selector("head > meta[name=description]"))
+        .next();
+    let content = meta.and_then(|meta| meta.attr("content"));
+    content.expect("a description in the head").to_owned()
 }
 
 #[tokio::test]

@@ -83,7 +83,8 @@ impl Stop for StopSignals {
     }
 }
 
-#[cfg(test)]
+// rustix, which sends the signals, is a dependency on Linux and Android only.
+#[cfg(all(test, any(target_os = "linux", target_os = "android")))]
 mod tests {
     use std::time::Duration;
 
@@ -97,6 +98,9 @@ mod tests {
     async fn the_signals_are_heard_inside_a_runtime() {
         let mut signals = StopSignals::listen().expect("listening for the signals");
         for signal in [Signal::TERM, Signal::INT] {
+            // Nothing heard before the signal is sent.
+            let early = tokio::time::timeout(Duration::from_millis(100), signals.wait()).await;
+            assert!(early.is_err(), "a stop heard before {signal:?} was sent");
             kill_process(getpid(), signal).expect("a signal sent to this process");
             tokio::time::timeout(Duration::from_secs(5), signals.wait())
                 .await

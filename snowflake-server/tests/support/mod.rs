@@ -275,10 +275,12 @@ pub(crate) fn eight_clients(fetch: impl Fn(&str) -> Vec<String> + Clone + Send +
     count_distinct(threads)
 }
 
-/// `GET path` on a fresh connection (a client of its own), whatever the status.
+/// `GET path` on a fresh connection (a client of its own), whatever the status: a redirect
+/// is the answer, not followed.
 pub(crate) fn get(addr: &str, path: &str) -> Response {
     let client: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
+        .max_redirects(0)
         .timeout_global(Some(Duration::from_secs(30)))
         .build()
         .into();
