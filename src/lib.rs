@@ -87,7 +87,7 @@ pub use snowflake_runtime::as_string;
 #[doc(inline)]
 pub use snowflake_runtime::{
     BakedSnowflake, Field, FieldRangeError, GenerateError, IdRangeError, Identity,
-    ParseSnowflakeError, Parts, Snowflake, compose, input, layout, rfc3339, sql,
+    ParseSnowflakeError, Snowflake, compose, input, layout, rfc3339, sql, typed,
 };
 #[cfg(feature = "std")]
 #[doc(inline)]

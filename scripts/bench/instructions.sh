@@ -32,7 +32,7 @@ count() {
 
 printf '| generator (%s, %s calls) | instructions per call | vs plain |\n| --- | ---: | ---: |\n' "$profile" "$calls"
 plain=
-for contender in plain next_id try_next_id fill fenced leased snowdon snowflaked rs-snowflake twitter_snowflake clock systemtime instant; do
+for contender in plain next_id next_id_of try_next_id fill fenced leased snowdon snowflaked rs-snowflake twitter_snowflake clock systemtime instant; do
     ir=$(( $(count "$contender" "$calls") - $(count "$contender" 0) ))
     per=$(awk -v ir="$ir" -v n="$calls" 'BEGIN { printf "%.1f", ir / n }')
     [ -n "$plain" ] || plain=$per

@@ -9,6 +9,7 @@ use std::time::Duration;
 #[cfg(doc)]
 use snowflake_runtime::Generator;
 use snowflake_runtime::fence::FencedGenerator;
+use snowflake_runtime::typed::{Id, Kind};
 use snowflake_runtime::{Clock, GenerateError, Snowflake, SystemClock};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -213,6 +214,17 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
         self.shared.generator.try_next_id().inspect_err(|_| {
             self.shared.refusals.fetch_add(1, Ordering::Relaxed);
         })
+    }
+
+    /// The next ID as one of kind `K` ([`typed`](snowflake_runtime::typed)):
+    /// [`try_next_id`](LeasedGenerator::try_next_id), at its cost.
+    ///
+    /// # Errors
+    ///
+    /// As `try_next_id`.
+    #[inline]
+    pub fn try_next_id_of<K: Kind>(&self) -> Result<Id<K>, GenerateError> {
+        self.try_next_id().map(Id::from_snowflake)
     }
 
     /// The next ID if it can be issued at once; see [`Generator::try_next_id_now`]. For

@@ -3,6 +3,7 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 
 use crate::snowflake::{Parts, Snowflake};
+use crate::typed::{Id, Kind};
 
 /// An ID baked into the program by `snowflake!`: the number and its segmented binary text.
 /// For a [`Snowflake`] constant, end the call with [`.snowflake()`](BakedSnowflake::snowflake):
@@ -116,10 +117,25 @@ impl BakedSnowflake {
         id
     }
 
+    /// The ID as one of kind `K` ([`typed`](crate::typed)), checked as
+    /// [`snowflake`](BakedSnowflake::snowflake) is; the kind is the constant's type.
+    ///
+    /// ```
+    /// use snowflake_kit::snowflake;
+    /// use snowflake_kit::typed::{Id, kind};
+    ///
+    /// kind!(pub User, "user");
+    /// const ADMIN: Id<User> = snowflake!(ts = 1288834975657, dc = 1, machine = 1).typed();
+    /// assert_eq!(ADMIN.as_u64(), 4194439168);
+    /// ```
+    pub const fn typed<K: Kind>(&self) -> Id<K> {
+        Id::from_snowflake(self.snowflake())
+    }
+
     /// The ID's fields.
     ///
     /// ```
-    /// const PARTS: snowflake_kit::Parts =
+    /// const PARTS: snowflake_kit::layout::Parts =
     ///     snowflake_kit::snowflake!(ts = "2022-06-28T16:07:40.105Z", dc = 11, machine = 26).parts();
     /// assert_eq!(PARTS.timestamp_ms, 1_656_432_460_105);
     /// assert_eq!((PARTS.datacenter, PARTS.machine, PARTS.sequence), (11, 26, 0));

@@ -6,6 +6,7 @@ use crate::error::GenerateError;
 use crate::identity::Identity;
 use crate::sequencer::{Sequencer, Unbounded};
 use crate::snowflake::Snowflake;
+use crate::typed::{Id, Kind};
 
 /// Issues unique, increasing IDs for one datacenter and machine, up to 4,096 a millisecond.
 ///
@@ -238,6 +239,48 @@ impl<C: Clock> Generator<C> {
     #[inline]
     pub fn try_next_id_now(&self) -> Result<Snowflake, GenerateError> {
         self.sequencer.next_one::<false>()
+    }
+
+    /// The next ID as one of kind `K` ([`typed`](crate::typed)): [`next_id`](Generator::next_id),
+    /// at its cost, for IDs of every kind from one generator.
+    ///
+    /// ```
+    /// use snowflake_kit::typed::{Id, kind};
+    ///
+    /// kind!(pub User);
+    /// let ids = snowflake_kit::Generator::new(snowflake_kit::Identity::new(1, 1)?);
+    /// let user: Id<User> = ids.next_id_of();
+    /// assert_eq!(user.machine(), 1);
+    /// # Ok::<(), snowflake_kit::FieldRangeError>(())
+    /// ```
+    ///
+    /// # Blocks, Panics
+    ///
+    /// As `next_id`.
+    #[inline]
+    pub fn next_id_of<K: Kind>(&self) -> Id<K> {
+        Id::from_snowflake(self.next_id())
+    }
+
+    /// The next ID as one of kind `K`, or why there is none:
+    /// [`try_next_id`](Generator::try_next_id), typed.
+    ///
+    /// ```
+    /// use snowflake_kit::typed::{Id, kind};
+    ///
+    /// kind!(pub Order);
+    /// let ids = snowflake_kit::Generator::new(snowflake_kit::Identity::new(1, 1)?);
+    /// let order: Id<Order> = ids.try_next_id_of()?;
+    /// assert_eq!(order.datacenter(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As `try_next_id`.
+    #[inline]
+    pub fn try_next_id_of<K: Kind>(&self) -> Result<Id<K>, GenerateError> {
+        self.try_next_id().map(Id::from_snowflake)
     }
 
     /// The next ID; see [`try_next_id`](Generator::try_next_id).

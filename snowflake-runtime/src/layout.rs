@@ -1,7 +1,8 @@
 //! The bit layout field by field: the epoch, each field's width, position and largest
 //! value ([`TWITTER_EPOCH_MS`], [`MAX_TIMESTAMP_MS`], [`MAX_DATACENTER`], [`MAX_MACHINE`],
 //! [`MAX_SEQUENCE`]), the timestamp's span, the five [segments](Segment) as data, and an
-//! ID written out by them ([`SegmentedBinary`]). The layout is drawn on
+//! ID written out by them ([`SegmentedBinary`]), and an ID's four fields as numbers
+//! ([`Parts`]). The layout is drawn on
 //! [`Snowflake`](crate::Snowflake#the-bit-layout). Nothing else in this workspace retypes
 //! these numbers.
 //!
@@ -22,3 +23,4 @@ pub use crate::format::{
     SEQUENCE_SHIFT, TIMESTAMP_BITS, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339,
 };
 pub use crate::segment::{Segment, SegmentValue};
+pub use crate::snowflake::Parts;

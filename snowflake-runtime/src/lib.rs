@@ -77,6 +77,7 @@ mod sequencer;
 mod serde_impl;
 mod snowflake;
 pub mod sql;
+pub mod typed;
 #[cfg(feature = "tokio")]
 mod wait;
 
@@ -90,7 +91,7 @@ pub use crate::generator::Generator;
 pub use crate::identity::Identity;
 #[cfg(feature = "serde")]
 pub use crate::serde_impl::as_string;
-pub use crate::snowflake::{Parts, Snowflake, compose};
+pub use crate::snowflake::{Snowflake, compose};
 
 /// Not API: what the workspace's own crates share (the facade's `snowflake!`, the
 /// `snowflake` command, `snowflake-server`, `snowflake-lease`). It may change in any
@@ -98,6 +99,30 @@ pub use crate::snowflake::{Parts, Snowflake, compose};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::input::parse_decimal;
+    #[cfg(feature = "utoipa")]
+    pub use utoipa;
+
+    /// What `kind!` passes on: the prefix given, or none. A function here, so that an
+    /// empty or malformed prefix fails the build where the kind is declared.
+    pub const fn prefix(given: &[&'static str]) -> Option<&'static str> {
+        let [prefix] = given else {
+            return None;
+        };
+        let bytes = prefix.as_bytes();
+        assert!(
+            !bytes.is_empty() && bytes.len() <= 16,
+            "a kind's prefix is 1 to 16 characters"
+        );
+        let mut i = 0;
+        while i < bytes.len() {
+            assert!(
+                bytes[i].is_ascii_lowercase() || (i > 0 && bytes[i].is_ascii_digit()),
+                "a kind's prefix is lower-case ASCII letters, then digits too: `user`"
+            );
+            i += 1;
+        }
+        Some(prefix)
+    }
 
     /// What `snowflake!` expands to, after it has checked `id` and computed `binary`: a
     /// function here rather than a hidden method, which a user would meet in completions.

@@ -4,6 +4,21 @@ use serde::de::{self, Deserializer, Unexpected, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::snowflake::Snowflake;
+use crate::typed::{Id, Kind};
+
+/// As its `Snowflake`: a number.
+impl<K: Kind> Serialize for Id<K> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.snowflake().serialize(serializer)
+    }
+}
+
+/// As a `Snowflake`: from a number or a string of decimal digits.
+impl<'de, K: Kind> Deserialize<'de> for Id<K> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Snowflake::deserialize(deserializer).map(Id::from_snowflake)
+    }
+}
 
 /// Writes the ID as a JSON number (or the format's `u64`).
 impl Serialize for Snowflake {
@@ -54,7 +69,7 @@ impl Visitor<'_> for SnowflakeVisitor {
 /// JavaScript whose numbers lose precision above 2^53. Reads a string or a number.
 /// [`as_string::option`](crate::as_string::option) does the same for an
 /// `Option<Snowflake>`, and [`as_string::vec`](crate::as_string::vec) (with `std`) for a
-/// `Vec<Snowflake>`.
+/// `Vec<Snowflake>`. Each takes a typed ID ([`typed::Id`](crate::typed::Id)) too.
 ///
 /// ```
 /// use serde::{Deserialize, Serialize};
@@ -71,12 +86,22 @@ impl Visitor<'_> for SnowflakeVisitor {
 /// assert_eq!(json, r#"{"id":"1541815603606036480"}"#);
 /// assert_eq!(serde_json::from_str::<Tweet>(&json)?, tweet);
 /// assert_eq!(serde_json::from_str::<Tweet>(r#"{"id":1541815603606036480}"#)?, tweet);
+///
+/// snowflake_kit::typed::kind!(pub User);
+/// #[derive(Serialize, Deserialize)]
+/// struct Profile {
+///     #[serde(with = "snowflake_kit::as_string")]
+///     user: snowflake_kit::typed::Id<User>,
+/// }
+/// let profile: Profile = serde_json::from_str(r#"{"user":"4194439168"}"#)?;
+/// assert_eq!(serde_json::to_string(&profile)?, r#"{"user":"4194439168"}"#);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub mod as_string {
     use serde::{Deserialize, Deserializer, Serializer};
 
     use crate::snowflake::Snowflake;
+    use crate::typed::AnyId;
 
     /// Serializes the ID as a string of decimal digits; see [the module](self).
     ///
@@ -90,14 +115,15 @@ pub mod as_string {
     /// # Errors
     ///
     /// Whatever the serializer reports.
-    pub fn serialize<S: Serializer>(id: &Snowflake, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(id)
+    pub fn serialize<T: AnyId, S: Serializer>(id: &T, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&id.to_snowflake())
     }
 
     /// Deserializes an ID from a string of decimal digits or a number; see [the module](self).
     ///
     /// ```
-    /// let id = snowflake_kit::as_string::deserialize(serde_json::json!("4194439168"))?;
+    /// let id: snowflake_kit::Snowflake =
+    ///     snowflake_kit::as_string::deserialize(serde_json::json!("4194439168"))?;
     /// assert_eq!(id.as_u64(), 4_194_439_168);
     /// # Ok::<(), serde_json::Error>(())
     /// ```
@@ -105,8 +131,10 @@ pub mod as_string {
     /// # Errors
     ///
     /// When the input is neither, or not a valid ID.
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Snowflake, D::Error> {
-        Snowflake::deserialize(deserializer)
+    pub fn deserialize<'de, T: AnyId, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<T, D::Error> {
+        Snowflake::deserialize(deserializer).map(T::from_snowflake)
     }
 
     /// What [`serialize`] writes, as a regular expression (ECMA 262, as JSON Schema and
@@ -196,6 +224,7 @@ pub mod as_string {
 
         use super::Text;
         use crate::snowflake::Snowflake;
+        use crate::typed::AnyId;
 
         /// Serializes `Some` as a string of decimal digits, `None` as the format's none.
         ///
@@ -204,7 +233,7 @@ pub mod as_string {
         ///
         /// let json = as_string::option::serialize(&Some(Snowflake::MAX), serde_json::value::Serializer)?;
         /// assert_eq!(json, serde_json::json!("9223372036854775807"));
-        /// let json = as_string::option::serialize(&None, serde_json::value::Serializer)?;
+        /// let json = as_string::option::serialize(&None::<Snowflake>, serde_json::value::Serializer)?;
         /// assert_eq!(json, serde_json::Value::Null);
         /// # Ok::<(), serde_json::Error>(())
         /// ```
@@ -212,12 +241,12 @@ pub mod as_string {
         /// # Errors
         ///
         /// Whatever the serializer reports.
-        pub fn serialize<S: Serializer>(
-            id: &Option<Snowflake>,
+        pub fn serialize<T: AnyId, S: Serializer>(
+            id: &Option<T>,
             serializer: S,
         ) -> Result<S::Ok, S::Error> {
             match id {
-                Some(id) => serializer.serialize_some(&Text(*id)),
+                Some(id) => serializer.serialize_some(&Text(id.to_snowflake())),
                 None => serializer.serialize_none(),
             }
         }
@@ -225,19 +254,21 @@ pub mod as_string {
         /// Deserializes `null` as `None`, a string of decimal digits or a number as `Some`.
         ///
         /// ```
-        /// let id = snowflake_kit::as_string::option::deserialize(serde_json::json!("4194439168"))?;
+        /// use snowflake_kit::{as_string, Snowflake};
+        ///
+        /// let id: Option<Snowflake> = as_string::option::deserialize(serde_json::json!("4194439168"))?;
         /// assert_eq!(id.map(|id| id.as_u64()), Some(4_194_439_168));
-        /// assert_eq!(snowflake_kit::as_string::option::deserialize(serde_json::Value::Null)?, None);
+        /// assert_eq!(as_string::option::deserialize::<Snowflake, _>(serde_json::Value::Null)?, None);
         /// # Ok::<(), serde_json::Error>(())
         /// ```
         ///
         /// # Errors
         ///
         /// When the input is none of these, or not a valid ID.
-        pub fn deserialize<'de, D: Deserializer<'de>>(
+        pub fn deserialize<'de, T: AnyId, D: Deserializer<'de>>(
             deserializer: D,
-        ) -> Result<Option<Snowflake>, D::Error> {
-            Option::<Snowflake>::deserialize(deserializer)
+        ) -> Result<Option<T>, D::Error> {
+            Option::<Snowflake>::deserialize(deserializer).map(|id| id.map(T::from_snowflake))
         }
     }
 
@@ -270,6 +301,7 @@ pub mod as_string {
 
         use super::Text;
         use crate::snowflake::Snowflake;
+        use crate::typed::AnyId;
 
         /// Serializes the IDs as a sequence of strings of decimal digits.
         ///
@@ -284,17 +316,18 @@ pub mod as_string {
         /// # Errors
         ///
         /// Whatever the serializer reports.
-        pub fn serialize<S: Serializer>(
-            ids: &[Snowflake],
+        pub fn serialize<T: AnyId, S: Serializer>(
+            ids: &[T],
             serializer: S,
         ) -> Result<S::Ok, S::Error> {
-            serializer.collect_seq(ids.iter().map(|id| Text(*id)))
+            serializer.collect_seq(ids.iter().map(|id| Text(id.to_snowflake())))
         }
 
         /// Deserializes a sequence of strings of decimal digits or numbers.
         ///
         /// ```
-        /// let ids = snowflake_kit::as_string::vec::deserialize(serde_json::json!(["1", 2]))?;
+        /// let ids: Vec<snowflake_kit::Snowflake> =
+        ///     snowflake_kit::as_string::vec::deserialize(serde_json::json!(["1", 2]))?;
         /// assert_eq!(ids.iter().map(|id| id.as_u64()).collect::<Vec<_>>(), [1, 2]);
         /// # Ok::<(), serde_json::Error>(())
         /// ```
@@ -302,10 +335,11 @@ pub mod as_string {
         /// # Errors
         ///
         /// When the input is not a sequence, or an element is not a valid ID.
-        pub fn deserialize<'de, D: Deserializer<'de>>(
+        pub fn deserialize<'de, T: AnyId, D: Deserializer<'de>>(
             deserializer: D,
-        ) -> Result<Vec<Snowflake>, D::Error> {
-            Vec::<Snowflake>::deserialize(deserializer)
+        ) -> Result<Vec<T>, D::Error> {
+            let ids = Vec::<Snowflake>::deserialize(deserializer)?;
+            Ok(ids.into_iter().map(T::from_snowflake).collect())
         }
     }
 }

@@ -31,7 +31,7 @@ const SEQUENCE_MASK: u64 = MAX_SEQUENCE as u64;
 /// ```
 ///
 /// Values read from an ID have the narrowest type that holds them (`u64` milliseconds,
-/// `u8` datacenter and machine, `u16` sequence), as do [`Parts`] and the `MAX_*`
+/// `u8` datacenter and machine, `u16` sequence), as do [`Parts`](crate::layout::Parts) and the `MAX_*`
 /// constants; what goes into an ID ([`compose`], [`Generator::new`](crate::Generator::new))
 /// is taken as `u64`, so that nothing is truncated before it is checked.
 ///
@@ -66,7 +66,8 @@ pub struct Snowflake(u64);
 /// `timestamp_ms` is Unix time in milliseconds (the epoch already added back).
 ///
 /// ```
-/// use snowflake_kit::{compose, Parts};
+/// use snowflake_kit::compose;
+/// use snowflake_kit::layout::Parts;
 ///
 /// let p = compose(1_288_834_975_657, 1, 1, 0)?.parts();
 /// assert_eq!(p, Parts { timestamp_ms: 1_288_834_975_657, datacenter: 1, machine: 1, sequence: 0 });
@@ -294,6 +295,7 @@ impl Snowflake {
     /// The ID `n` after this one in its millisecond, for a batch the generator reserved:
     /// `n` more than the sequence of a checked ID, within the millisecond's 4,096 (the
     /// reservation's own bound), so its sign bit is this one's, clear.
+    #[cfg(feature = "std")]
     #[inline]
     pub(crate) const fn later_in_batch(self, n: u64) -> Snowflake {
         Snowflake(self.0 + n)

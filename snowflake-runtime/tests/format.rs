@@ -1,13 +1,14 @@
 //! The format: known answers, both sides of every bound, parse errors, round trips.
 
 use proptest::prelude::*;
+use snowflake_runtime::layout::Parts;
 use snowflake_runtime::layout::{
     DATACENTER_BITS, DATACENTER_SHIFT, MACHINE_BITS, MACHINE_SHIFT, MAX_DATACENTER, MAX_MACHINE,
     MAX_SEQUENCE, MAX_TIMESTAMP_DELTA, MAX_TIMESTAMP_MS, MAX_TIMESTAMP_RFC3339, SEQUENCE_BITS,
     SEQUENCE_SHIFT, TIMESTAMP_BITS, TIMESTAMP_SHIFT, TWITTER_EPOCH_MS, TWITTER_EPOCH_RFC3339,
 };
 use snowflake_runtime::{
-    Field, FieldRangeError, IdRangeError, ParseSnowflakeError, Parts, Snowflake, compose,
+    Field, FieldRangeError, IdRangeError, ParseSnowflakeError, Snowflake, compose,
 };
 
 const REFERENCE_BITS: &str = "0 00000000000000000000000000000001111101000 00001 00001 000000000000";

@@ -46,6 +46,14 @@ fn main() {
                 black_box(generator.next_id());
             });
         }
+        "next_id_of" => {
+            // A typed ID (`typed::Id<K>`): the same call, its kind a type.
+            snowflake_kit::typed::kind!(User);
+            let generator = ours();
+            measure(calls, &mut || {
+                black_box(generator.next_id_of::<User>());
+            });
+        }
         "try_next_id" => {
             let generator = ours();
             measure(calls, &mut || {

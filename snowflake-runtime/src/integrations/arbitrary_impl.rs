@@ -5,6 +5,7 @@
 use arbitrary::{Arbitrary, Result, Unstructured};
 
 use crate::snowflake::Snowflake;
+use crate::typed::{Id, Kind};
 
 /// Every valid ID, from eight bytes of input (missing bytes read as 0).
 impl<'a> Arbitrary<'a> for Snowflake {
@@ -16,5 +17,16 @@ impl<'a> Arbitrary<'a> for Snowflake {
 
     fn size_hint(depth: usize) -> (usize, Option<usize>) {
         <u64 as Arbitrary<'a>>::size_hint(depth)
+    }
+}
+
+/// Every valid ID, as a `Snowflake` is made.
+impl<'a, K: Kind> Arbitrary<'a> for Id<K> {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        Snowflake::arbitrary(u).map(Id::from_snowflake)
+    }
+
+    fn size_hint(depth: usize) -> (usize, Option<usize>) {
+        <Snowflake as Arbitrary<'a>>::size_hint(depth)
     }
 }

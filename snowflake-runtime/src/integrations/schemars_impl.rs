@@ -8,6 +8,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 
 use super::DESCRIPTION;
 use crate::snowflake::Snowflake;
+use crate::typed::{Id, Kind};
 
 /// An integer, format int64, from `Snowflake::MIN` to `Snowflake::MAX`.
 impl JsonSchema for Snowflake {
@@ -26,6 +27,33 @@ impl JsonSchema for Snowflake {
             "minimum": Snowflake::MIN.as_u64(),
             "maximum": Snowflake::MAX.as_u64(),
             "description": DESCRIPTION,
+        })
+    }
+}
+
+/// A typed ID's schema is its `Snowflake`'s, under its kind's name (`UserId` for
+/// `Id<User>`) and saying the kind, so that a generated client keeps it apart.
+impl<K: Kind> JsonSchema for Id<K> {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Owned(std::format!("{}Id", K::NAME))
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        // The marker's full path: two kinds may share a name in different modules.
+        Cow::Owned(std::format!(
+            "snowflake_kit::typed::Id<{}>",
+            core::any::type_name::<K>()
+        ))
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "integer",
+            "format": "int64",
+            "minimum": Snowflake::MIN.as_u64(),
+            "maximum": Snowflake::MAX.as_u64(),
+            "title": std::format!("{}Id", K::NAME),
+            "description": std::format!("The ID of a {}. {DESCRIPTION}", K::NAME),
         })
     }
 }

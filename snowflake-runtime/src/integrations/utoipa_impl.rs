@@ -3,6 +3,7 @@
 //! is the string `as_string` writes, its digits held by `as_string::PATTERN`.
 
 use std::borrow::Cow;
+use std::vec::Vec;
 
 use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
 use utoipa::openapi::{RefOr, Schema};
@@ -10,6 +11,7 @@ use utoipa::{PartialSchema, ToSchema};
 
 use super::DESCRIPTION;
 use crate::snowflake::Snowflake;
+use crate::typed::{Id, Kind};
 
 /// An integer, format int64, from `Snowflake::MIN` to `Snowflake::MAX`.
 impl PartialSchema for Snowflake {
@@ -61,5 +63,31 @@ mod as_string {
         fn name() -> Cow<'static, str> {
             Cow::Borrowed("SnowflakeString")
         }
+    }
+}
+
+/// A typed ID's schema is its `Snowflake`'s, titled for its kind (`UserId` for `Id<User>`)
+/// and saying the kind, so that a generated client keeps it apart. Through
+/// `ComposeSchema`, as utoipa's derive does it for a generic type (its `PartialSchema`
+/// follows), so that a derived schema can hold an `Id<K>`; the kind's marker is given the
+/// schema of its IDs by `kind!`, since the derive asks the same of a generic's arguments.
+impl<K: Kind> utoipa::__dev::ComposeSchema for Id<K> {
+    fn compose(_: Vec<RefOr<Schema>>) -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+            .minimum(Some(Snowflake::MIN.as_u64()))
+            .maximum(Some(Snowflake::MAX.as_u64()))
+            .title(Some(std::format!("{}Id", K::NAME)))
+            .description(Some(std::format!("The ID of a {}. {DESCRIPTION}", K::NAME)))
+            .into()
+    }
+}
+
+/// `Id`: utoipa names a generic type's component by it and its arguments', so a derived
+/// schema refers to `Id_User`, one component per kind, titled `UserId`.
+impl<K: Kind> ToSchema for Id<K> {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("Id")
     }
 }

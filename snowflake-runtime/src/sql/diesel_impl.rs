@@ -10,6 +10,7 @@ use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::{BigInt, Nullable, SingleValue};
 
 use crate::snowflake::Snowflake;
+use crate::typed::{Id, Kind};
 
 /// Reads a `BigInt` on every backend whose `i64` reads one; a negative value is an error
 /// naming it.
@@ -82,3 +83,59 @@ macro_rules! as_bigint_expression {
 }
 
 as_bigint_expression!(BigInt, Nullable<BigInt>);
+
+/// A typed ID reads as its `Snowflake`: a BIGINT.
+impl<DB: Backend, K: Kind> FromSql<BigInt, DB> for Id<K>
+where
+    Snowflake: FromSql<BigInt, DB>,
+{
+    fn from_sql(bytes: DB::RawValue<'_>) -> deserialize::Result<Self> {
+        Snowflake::from_sql(bytes).map(Id::from_snowflake)
+    }
+}
+
+impl<DB, ST, K: Kind> Queryable<ST, DB> for Id<K>
+where
+    DB: Backend,
+    ST: SingleValue,
+    Id<K>: FromSql<ST, DB>,
+{
+    type Row = Self;
+
+    fn build(row: Self) -> deserialize::Result<Self> {
+        Ok(row)
+    }
+}
+
+/// A typed ID writes as its `Snowflake`: a BIGINT.
+impl<DB: Backend, K: Kind> ToSql<BigInt, DB> for Id<K>
+where
+    Snowflake: ToSql<BigInt, DB>,
+{
+    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, DB>) -> serialize::Result {
+        // `Deref`: the `Snowflake` inside, borrowed for as long as the ID is.
+        <Snowflake as ToSql<BigInt, DB>>::to_sql(self, out)
+    }
+}
+
+macro_rules! typed_as_bigint_expression {
+    ($($sql_type:ty),+) => {$(
+        impl<K: Kind> AsExpression<$sql_type> for Id<K> {
+            type Expression = <i64 as AsExpression<$sql_type>>::Expression;
+
+            fn as_expression(self) -> Self::Expression {
+                <i64 as AsExpression<$sql_type>>::as_expression(self.as_i64())
+            }
+        }
+
+        impl<K: Kind> AsExpression<$sql_type> for &Id<K> {
+            type Expression = <i64 as AsExpression<$sql_type>>::Expression;
+
+            fn as_expression(self) -> Self::Expression {
+                <i64 as AsExpression<$sql_type>>::as_expression(self.as_i64())
+            }
+        }
+    )+};
+}
+
+typed_as_bigint_expression!(BigInt, Nullable<BigInt>);

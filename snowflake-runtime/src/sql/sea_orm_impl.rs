@@ -14,6 +14,7 @@ use sea_orm::{
 
 use crate::error::IdRangeError;
 use crate::snowflake::Snowflake;
+use crate::typed::{Id, Kind};
 
 /// Binds the ID as a BIGINT.
 impl From<Snowflake> for Value {
@@ -75,6 +76,56 @@ impl TryFromU64 for Snowflake {
 /// `Set(id)`, for models turned into active models.
 impl IntoActiveValue<Snowflake> for Snowflake {
     fn into_active_value(self) -> ActiveValue<Snowflake> {
+        ActiveValue::Set(self)
+    }
+}
+
+/// A typed ID is its `Snowflake` to SeaORM: a BIGINT column, a primary key.
+impl<K: Kind> From<Id<K>> for Value {
+    fn from(id: Id<K>) -> Value {
+        id.snowflake().into()
+    }
+}
+
+impl<K: Kind> TryGetable for Id<K> {
+    fn try_get_by<I: ColIdx>(res: &QueryResult, index: I) -> Result<Self, TryGetError> {
+        Snowflake::try_get_by(res, index).map(Id::from_snowflake)
+    }
+}
+
+impl<K: Kind> ValueType for Id<K> {
+    fn try_from(value: Value) -> Result<Self, ValueTypeErr> {
+        <Snowflake as ValueType>::try_from(value).map(Id::from_snowflake)
+    }
+
+    /// `UserId` for `Id<User>`.
+    fn type_name() -> String {
+        std::format!("{}Id", K::NAME)
+    }
+
+    fn array_type() -> ArrayType {
+        ArrayType::BigInt
+    }
+
+    fn column_type() -> ColumnType {
+        ColumnType::BigInteger
+    }
+}
+
+impl<K: Kind> Nullable for Id<K> {
+    fn null() -> Value {
+        Value::BigInt(None)
+    }
+}
+
+impl<K: Kind> TryFromU64 for Id<K> {
+    fn try_from_u64(n: u64) -> Result<Self, DbErr> {
+        <Snowflake as TryFromU64>::try_from_u64(n).map(Id::from_snowflake)
+    }
+}
+
+impl<K: Kind> IntoActiveValue<Id<K>> for Id<K> {
+    fn into_active_value(self) -> ActiveValue<Id<K>> {
         ActiveValue::Set(self)
     }
 }

@@ -9,6 +9,7 @@ use sqlx::error::BoxDynError;
 use sqlx::types::Type;
 
 use crate::snowflake::Snowflake;
+use crate::typed::{Id, Kind};
 
 /// The column type of `i64`: BIGINT (INT8) in `PostgreSQL`, INTEGER in `SQLite`.
 impl<DB: Database> Type<DB> for Snowflake
@@ -61,5 +62,56 @@ impl sqlx::postgres::PgHasArrayType for Snowflake {
 
     fn array_compatible(ty: &sqlx::postgres::PgTypeInfo) -> bool {
         <i64 as sqlx::postgres::PgHasArrayType>::array_compatible(ty)
+    }
+}
+
+/// A typed ID binds and reads as its `Snowflake`: a BIGINT (INTEGER in `SQLite`).
+impl<DB: Database, K: Kind> Type<DB> for Id<K>
+where
+    Snowflake: Type<DB>,
+{
+    fn type_info() -> DB::TypeInfo {
+        <Snowflake as Type<DB>>::type_info()
+    }
+
+    fn compatible(ty: &DB::TypeInfo) -> bool {
+        <Snowflake as Type<DB>>::compatible(ty)
+    }
+}
+
+impl<'q, DB: Database, K: Kind> Encode<'q, DB> for Id<K>
+where
+    Snowflake: Encode<'q, DB>,
+{
+    fn encode_by_ref(&self, buf: &mut DB::ArgumentBuffer) -> Result<IsNull, BoxDynError> {
+        self.snowflake().encode_by_ref(buf)
+    }
+
+    fn produces(&self) -> Option<DB::TypeInfo> {
+        self.snowflake().produces()
+    }
+
+    fn size_hint(&self) -> usize {
+        self.snowflake().size_hint()
+    }
+}
+
+impl<'r, DB: Database, K: Kind> Decode<'r, DB> for Id<K>
+where
+    Snowflake: Decode<'r, DB>,
+{
+    fn decode(value: DB::ValueRef<'r>) -> Result<Self, BoxDynError> {
+        Snowflake::decode(value).map(Id::from_snowflake)
+    }
+}
+
+#[cfg(feature = "sqlx-postgres")]
+impl<K: Kind> sqlx::postgres::PgHasArrayType for Id<K> {
+    fn array_type_info() -> sqlx::postgres::PgTypeInfo {
+        <Snowflake as sqlx::postgres::PgHasArrayType>::array_type_info()
+    }
+
+    fn array_compatible(ty: &sqlx::postgres::PgTypeInfo) -> bool {
+        <Snowflake as sqlx::postgres::PgHasArrayType>::array_compatible(ty)
     }
 }
