@@ -64,6 +64,25 @@ async fn issues_up_to_the_committed_ceiling() {
     assert_eq!(generator.status().refusals, 0);
 }
 
+/// A typed ID from a leased generator: its identity, and refused as a plain one is.
+#[tokio::test(start_paused = true)]
+async fn issues_typed_ids_under_the_same_fence() {
+    snowflake_kit::typed::kind!(User);
+    let store = shared_store();
+    let clock = TokioClock::new();
+    let generator = start(&store, exact(1, 1), &clock).await.unwrap();
+    let first: snowflake_kit::typed::Id<User> = generator.try_next_id_of().unwrap();
+    let plain = generator.try_next_id().unwrap();
+    assert_eq!((first.datacenter(), first.machine()), (1, 1));
+    assert!(first.snowflake() < plain);
+    let ceiling = generator.status().ceiling_ms;
+    clock.step(i64::try_from(ceiling - T).unwrap() + 1);
+    assert!(matches!(
+        generator.try_next_id_of::<User>(),
+        Err(GenerateError::AboveCeiling { .. })
+    ));
+}
+
 #[tokio::test(start_paused = true)]
 async fn past_the_ceiling_it_refuses_at_once() {
     let store = shared_store();
