@@ -71,6 +71,8 @@ mod as_string {
 /// `ComposeSchema`, as utoipa's derive does it for a generic type (its `PartialSchema`
 /// follows), so that a derived schema can hold an `Id<K>`; the kind's marker is given the
 /// schema of its IDs by `kind!`, since the derive asks the same of a generic's arguments.
+/// Hidden, as utoipa hides the trait.
+#[doc(hidden)]
 impl<K: Kind> utoipa::__dev::ComposeSchema for Id<K> {
     fn compose(_: Vec<RefOr<Schema>>) -> RefOr<Schema> {
         ObjectBuilder::new()
