@@ -46,15 +46,12 @@ impl<K: Kind> JsonSchema for Id<K> {
         ))
     }
 
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "type": "integer",
-            "format": "int64",
-            "minimum": Snowflake::MIN.as_u64(),
-            "maximum": Snowflake::MAX.as_u64(),
-            "title": std::format!("{}Id", K::NAME),
-            "description": std::format!("The ID of a {}. {DESCRIPTION}", K::NAME),
-        })
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut schema = Snowflake::json_schema(generator);
+        schema.insert("title".into(), std::format!("{}Id", K::NAME).into());
+        let description = std::format!("The ID of a {}. {DESCRIPTION}", K::NAME);
+        schema.insert("description".into(), description.into());
+        schema
     }
 }
 

@@ -13,16 +13,20 @@ use super::DESCRIPTION;
 use crate::snowflake::Snowflake;
 use crate::typed::{Id, Kind};
 
+/// An integer, format int64, from `Snowflake::MIN` to `Snowflake::MAX`: every ID's schema,
+/// typed or not.
+fn int64_in_range() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+        .minimum(Some(Snowflake::MIN.as_u64()))
+        .maximum(Some(Snowflake::MAX.as_u64()))
+}
+
 /// An integer, format int64, from `Snowflake::MIN` to `Snowflake::MAX`.
 impl PartialSchema for Snowflake {
     fn schema() -> RefOr<Schema> {
-        ObjectBuilder::new()
-            .schema_type(Type::Integer)
-            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
-            .minimum(Some(Snowflake::MIN.as_u64()))
-            .maximum(Some(Snowflake::MAX.as_u64()))
-            .description(Some(DESCRIPTION))
-            .into()
+        int64_in_range().description(Some(DESCRIPTION)).into()
     }
 }
 
@@ -75,11 +79,7 @@ mod as_string {
 #[doc(hidden)]
 impl<K: Kind> utoipa::__dev::ComposeSchema for Id<K> {
     fn compose(_: Vec<RefOr<Schema>>) -> RefOr<Schema> {
-        ObjectBuilder::new()
-            .schema_type(Type::Integer)
-            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
-            .minimum(Some(Snowflake::MIN.as_u64()))
-            .maximum(Some(Snowflake::MAX.as_u64()))
+        int64_in_range()
             .title(Some(std::format!("{}Id", K::NAME)))
             .description(Some(std::format!("The ID of a {}. {DESCRIPTION}", K::NAME)))
             .into()
