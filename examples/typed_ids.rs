@@ -43,9 +43,9 @@ const ADMIN: Id<User> = snowflake!(ts = "2022-06-28T16:07:40.105Z", dc = 1, mach
 
 #[derive(Serialize, Deserialize, Debug, PartialEq, sqlx::FromRow)]
 struct OrderRow {
-    #[serde(with = "snowflake_kit::as_string")]
+    #[serde(with = "snowflake_kit::serde::as_string")]
     id: Id<Order>,
-    #[serde(with = "snowflake_kit::as_string")]
+    #[serde(with = "snowflake_kit::serde::as_string")]
     user_id: Id<User>,
     what: String,
 }

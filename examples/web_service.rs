@@ -36,10 +36,10 @@ const WELCOME: Snowflake =
 #[derive(Serialize, Deserialize, Debug, PartialEq, sqlx::FromRow)]
 struct Event {
     /// A string in JSON: a JavaScript number loses digits past 2^53.
-    #[serde(with = "snowflake_kit::as_string")]
+    #[serde(with = "snowflake_kit::serde::as_string")]
     id: Snowflake,
     /// What the event answers, if anything; `null` or a string in JSON.
-    #[serde(with = "snowflake_kit::as_string::option", default)]
+    #[serde(with = "snowflake_kit::serde::as_string::option", default)]
     reply_to: Option<Snowflake>,
     what: String,
 }
@@ -47,7 +47,7 @@ struct Event {
 #[derive(Deserialize)]
 struct NewEvent {
     what: String,
-    #[serde(with = "snowflake_kit::as_string::option", default)]
+    #[serde(with = "snowflake_kit::serde::as_string::option", default)]
     reply_to: Option<Snowflake>,
 }
 

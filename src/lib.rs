@@ -34,23 +34,25 @@
 //! - **An ID from run-time values**: [`compose`], which checks every field and never
 //!   truncates; back into fields with [`Snowflake::parts`] or the getters.
 //! - **An ID from text or a number**: [`Snowflake`]'s `FromStr` (decimal digits),
-//!   `TryFrom<u64>`, [`Snowflake::try_from_i64`] (a BIGINT); dates by
+//!   [`Snowflake::from_base32`] (13 characters, sorted as the IDs; [`Snowflake::to_base32`]
+//!   writes them), `TryFrom<u64>`, [`Snowflake::try_from_i64`] (a BIGINT); dates by
 //!   [`rfc3339::parse_rfc3339`].
 //! - **Live IDs**: [`Generator`], up to 4,096 a millisecond per identity, lock-free, never a
 //!   duplicate or a decreasing ID whatever the clock does; [`Generator::next_id_async`] in
 //!   async code (feature `tokio`). A fleet leases its identities with `snowflake-lease`.
 //! - **In a database or in JSON**: the features below; [`Snowflake::issued_in`] for the
-//!   IDs of a time range, `as_string` (feature `serde`) for JavaScript.
+//!   IDs of a time range, `serde::as_string` (feature `serde`) for JavaScript.
 //! - **What went wrong**: every error names the field, the value and what is allowed:
 //!   [`FieldRangeError`], [`ParseSnowflakeError`], [`IdRangeError`],
 //!   [`input::ParseFieldError`], [`GenerateError`].
 //!
 //! The modules hold the rest, each for one job: [`layout`], the epoch, the fields' widths,
-//! positions and largest values, the segments as data, and an ID written out by them;
+//! positions and largest values, the segments as data, and an ID written out by them or
+//! in base32;
 //! [`rfc3339`], the one RFC 3339 reader and writer; [`input`], the parts of
 //! [`Field::parse`]'s answers that a front end reading text typed by a person shows;
-//! [`sql`], the format as SQL functions; `as_string` (feature `serde`), IDs as JSON
-//! strings; and [`fence`], the generator that the holder of a leased identity runs, with a
+//! [`sql`], the format as SQL functions; `serde` (feature `serde`), IDs as JSON strings of
+//! decimal digits or base32; and [`fence`], the generator that the holder of a leased identity runs, with a
 //! ceiling, a floor and a halt (`snowflake-lease`): a plain [`Generator`] has none of them.
 //! Items hidden from these docs are internal to the workspace and may change in any release.
 //!
@@ -83,7 +85,7 @@
 // this crate's API until it is listed here.
 #[cfg(feature = "serde")]
 #[doc(inline)]
-pub use snowflake_runtime::as_string;
+pub use snowflake_runtime::serde;
 #[doc(inline)]
 pub use snowflake_runtime::{
     BakedSnowflake, Field, FieldRangeError, GenerateError, IdRangeError, Identity,

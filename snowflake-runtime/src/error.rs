@@ -5,7 +5,8 @@ use crate::format::{
     TWITTER_EPOCH_RFC3339,
 };
 
-/// Why a text is not a [`Snowflake`](crate::Snowflake): its `FromStr`.
+/// Why a text is not a [`Snowflake`](crate::Snowflake): the error of its `FromStr` (decimal
+/// digits) and of [`Snowflake::from_base32`](crate::Snowflake::from_base32).
 ///
 /// ```
 /// use snowflake_kit::{ParseSnowflakeError, Snowflake};
@@ -35,6 +36,26 @@ pub enum ParseSnowflakeError {
     /// The number is larger than the largest ID, [`Snowflake::MAX`](crate::Snowflake::MAX)
     /// (`i64::MAX`): its sign bit would be set, or it does not fit in 64 bits at all.
     TooLarge,
+    /// Base32 text ([`Snowflake::from_base32`](crate::Snowflake::from_base32)) with
+    /// something other than Crockford's digits: `0-9`, and `A-Z` but `U` (`I`, `L` and `O`
+    /// read as 1, 1 and 0), in either case.
+    InvalidBase32Character {
+        /// The first character that is not a digit of base32.
+        character: char,
+        /// Its byte offset in the text.
+        position: usize,
+    },
+    /// Base32 text whose digits are not 13 characters.
+    Base32Length {
+        /// How many characters there are, after the prefix.
+        length: usize,
+    },
+    /// Base32 text without its kind's prefix and `_`, or with a prefix where the ID has
+    /// none.
+    Base32Prefix {
+        /// The prefix the kind's IDs have, if any.
+        expected: Option<&'static str>,
+    },
 }
 
 impl fmt::Display for ParseSnowflakeError {
@@ -51,6 +72,26 @@ impl fmt::Display for ParseSnowflakeError {
             ),
             ParseSnowflakeError::TooLarge => {
                 write!(f, "number too large: an ID is at most {}", i64::MAX)
+            }
+            ParseSnowflakeError::InvalidBase32Character {
+                character,
+                position,
+            } => write!(
+                f,
+                "invalid character `{}` at byte {position}: base32 is 0-9 and A-Z without U",
+                character.escape_debug()
+            ),
+            ParseSnowflakeError::Base32Length { length } => {
+                write!(f, "{length} characters: an ID in base32 is 13")
+            }
+            ParseSnowflakeError::Base32Prefix {
+                expected: Some(prefix),
+            } => write!(
+                f,
+                "no prefix `{prefix}_`: this kind's IDs in base32 are `{prefix}_` and 13 characters"
+            ),
+            ParseSnowflakeError::Base32Prefix { expected: None } => {
+                f.write_str("a prefix: this ID in base32 is 13 characters and no prefix")
             }
         }
     }

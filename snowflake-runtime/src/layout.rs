@@ -1,8 +1,8 @@
 //! The bit layout field by field: the epoch, each field's width, position and largest
 //! value ([`TWITTER_EPOCH_MS`], [`MAX_TIMESTAMP_MS`], [`MAX_DATACENTER`], [`MAX_MACHINE`],
 //! [`MAX_SEQUENCE`]), the timestamp's span, the five [segments](Segment) as data, and an
-//! ID written out by them ([`SegmentedBinary`]), and an ID's four fields as numbers
-//! ([`Parts`]). The layout is drawn on
+//! ID written out by them ([`SegmentedBinary`]) or in 13 characters of base32
+//! ([`Base32`]), and an ID's four fields as numbers ([`Parts`]). The layout is drawn on
 //! [`Snowflake`](crate::Snowflake#the-bit-layout). Nothing else in this workspace retypes
 //! these numbers.
 //!
@@ -16,6 +16,7 @@
 //! # Ok::<(), snowflake_kit::FieldRangeError>(())
 //! ```
 
+pub use crate::base32::Base32;
 pub use crate::binary::SegmentedBinary;
 pub use crate::format::{
     DATACENTER_BITS, DATACENTER_SHIFT, MACHINE_BITS, MACHINE_SHIFT, MAX_DATACENTER, MAX_MACHINE,

@@ -48,6 +48,7 @@
 extern crate std;
 
 mod baked;
+mod base32;
 mod binary;
 mod bounds;
 #[cfg(feature = "std")]
@@ -89,8 +90,26 @@ pub use crate::field::{Field, FieldRangeError};
 #[cfg(feature = "std")]
 pub use crate::generator::Generator;
 pub use crate::identity::Identity;
+
+/// serde's other forms of an ID, for `#[serde(with = "...")]`: [`as_string`](serde::as_string)
+/// (decimal digits in a string) and [`as_base32`](serde::as_base32) (the 13 characters of
+/// [`Snowflake::to_base32`]). Without them an ID is written as a number, and read from a
+/// number or a string of decimal digits.
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// struct Tweet {
+///     #[serde(with = "snowflake_kit::serde::as_base32")]
+///     id: snowflake_kit::Snowflake,
+/// }
+/// let tweet = Tweet { id: snowflake_kit::compose(1_288_834_975_657, 1, 1, 0)? };
+/// assert_eq!(serde_json::to_string(&tweet)?, r#"{"id":"0000003X04400"}"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[cfg(feature = "serde")]
-pub use crate::serde_impl::as_string;
+pub mod serde {
+    pub use crate::serde_impl::{as_base32, as_string};
+}
 pub use crate::snowflake::{Snowflake, compose};
 
 /// Not API: what the workspace's own crates share (the facade's `snowflake!`, the

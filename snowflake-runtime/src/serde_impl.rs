@@ -67,8 +67,8 @@ impl Visitor<'_> for SnowflakeVisitor {
 
 /// Writes a [`Snowflake`] as a string of decimal digits, for clients such as
 /// JavaScript whose numbers lose precision above 2^53. Reads a string or a number.
-/// [`as_string::option`](crate::as_string::option) does the same for an
-/// `Option<Snowflake>`, and [`as_string::vec`](crate::as_string::vec) (with `std`) for a
+/// [`as_string::option`](crate::serde::as_string::option) does the same for an
+/// `Option<Snowflake>`, and [`as_string::vec`](crate::serde::as_string::vec) (with `std`) for a
 /// `Vec<Snowflake>`. Each takes a typed ID ([`typed::Id`](crate::typed::Id)) too.
 ///
 /// ```
@@ -77,7 +77,7 @@ impl Visitor<'_> for SnowflakeVisitor {
 ///
 /// #[derive(Serialize, Deserialize, PartialEq, Debug)]
 /// struct Tweet {
-///     #[serde(with = "snowflake_kit::as_string")]
+///     #[serde(with = "snowflake_kit::serde::as_string")]
 ///     id: Snowflake,
 /// }
 ///
@@ -90,7 +90,7 @@ impl Visitor<'_> for SnowflakeVisitor {
 /// snowflake_kit::typed::kind!(pub User);
 /// #[derive(Serialize, Deserialize)]
 /// struct Profile {
-///     #[serde(with = "snowflake_kit::as_string")]
+///     #[serde(with = "snowflake_kit::serde::as_string")]
 ///     user: snowflake_kit::typed::Id<User>,
 /// }
 /// let profile: Profile = serde_json::from_str(r#"{"user":"4194439168"}"#)?;
@@ -107,7 +107,7 @@ pub mod as_string {
     ///
     /// ```
     /// let id = snowflake_kit::Snowflake::MAX;
-    /// let json = snowflake_kit::as_string::serialize(&id, serde_json::value::Serializer)?;
+    /// let json = snowflake_kit::serde::as_string::serialize(&id, serde_json::value::Serializer)?;
     /// assert_eq!(json, serde_json::json!("9223372036854775807"));
     /// # Ok::<(), serde_json::Error>(())
     /// ```
@@ -123,7 +123,7 @@ pub mod as_string {
     ///
     /// ```
     /// let id: snowflake_kit::Snowflake =
-    ///     snowflake_kit::as_string::deserialize(serde_json::json!("4194439168"))?;
+    ///     snowflake_kit::serde::as_string::deserialize(serde_json::json!("4194439168"))?;
     /// assert_eq!(id.as_u64(), 4_194_439_168);
     /// # Ok::<(), serde_json::Error>(())
     /// ```
@@ -142,7 +142,7 @@ pub mod as_string {
     /// no leading zero. Reading takes leading zeros too.
     ///
     /// ```
-    /// use snowflake_kit::as_string::PATTERN;
+    /// use snowflake_kit::serde::as_string::PATTERN;
     ///
     /// // 0, up to 18 digits, then 19 digits no larger than 9223372036854775807.
     /// assert!(PATTERN.starts_with("^(?:0|[1-9][0-9]{0,17}|[1-8][0-9]{18}|"));
@@ -163,9 +163,9 @@ pub mod as_string {
     /// `#[schemars(with = "...")]`):
     ///
     /// ```text
-    /// #[serde(with = "snowflake_kit::as_string")]
-    /// #[schema(value_type = snowflake_kit::as_string::SnowflakeString)]
-    /// #[schemars(with = "snowflake_kit::as_string::SnowflakeString")]
+    /// #[serde(with = "snowflake_kit::serde::as_string")]
+    /// #[schema(value_type = snowflake_kit::serde::as_string::SnowflakeString)]
+    /// #[schemars(with = "snowflake_kit::serde::as_string::SnowflakeString")]
     /// id: Snowflake,
     /// ```
     ///
@@ -173,7 +173,7 @@ pub mod as_string {
     ///
     /// ```
     /// # #[cfg(feature = "utoipa")] {
-    /// use snowflake_kit::as_string::{PATTERN, SnowflakeString};
+    /// use snowflake_kit::serde::as_string::{PATTERN, SnowflakeString};
     /// use utoipa::PartialSchema;
     ///
     /// let schema = serde_json::to_value(SnowflakeString::schema())?;
@@ -204,7 +204,7 @@ pub mod as_string {
     ///
     /// #[derive(Serialize, Deserialize, PartialEq, Debug)]
     /// struct Reply {
-    ///     #[serde(with = "snowflake_kit::as_string::option", default)]
+    ///     #[serde(with = "snowflake_kit::serde::as_string::option", default)]
     ///     in_reply_to: Option<Snowflake>,
     /// }
     ///
@@ -229,7 +229,7 @@ pub mod as_string {
         /// Serializes `Some` as a string of decimal digits, `None` as the format's none.
         ///
         /// ```
-        /// use snowflake_kit::{as_string, Snowflake};
+        /// use snowflake_kit::{serde::as_string, Snowflake};
         ///
         /// let json = as_string::option::serialize(&Some(Snowflake::MAX), serde_json::value::Serializer)?;
         /// assert_eq!(json, serde_json::json!("9223372036854775807"));
@@ -254,7 +254,7 @@ pub mod as_string {
         /// Deserializes `null` as `None`, a string of decimal digits or a number as `Some`.
         ///
         /// ```
-        /// use snowflake_kit::{as_string, Snowflake};
+        /// use snowflake_kit::{serde::as_string, Snowflake};
         ///
         /// let id: Option<Snowflake> = as_string::option::deserialize(serde_json::json!("4194439168"))?;
         /// assert_eq!(id.map(|id| id.as_u64()), Some(4_194_439_168));
@@ -281,7 +281,7 @@ pub mod as_string {
     ///
     /// #[derive(Serialize, Deserialize, PartialEq, Debug)]
     /// struct Thread {
-    ///     #[serde(with = "snowflake_kit::as_string::vec")]
+    ///     #[serde(with = "snowflake_kit::serde::as_string::vec")]
     ///     ids: Vec<Snowflake>,
     /// }
     ///
@@ -306,7 +306,7 @@ pub mod as_string {
         /// Serializes the IDs as a sequence of strings of decimal digits.
         ///
         /// ```
-        /// use snowflake_kit::{as_string, Snowflake};
+        /// use snowflake_kit::{serde::as_string, Snowflake};
         ///
         /// let json = as_string::vec::serialize(&[Snowflake::MIN], serde_json::value::Serializer)?;
         /// assert_eq!(json, serde_json::json!(["0"]));
@@ -327,7 +327,7 @@ pub mod as_string {
         ///
         /// ```
         /// let ids: Vec<snowflake_kit::Snowflake> =
-        ///     snowflake_kit::as_string::vec::deserialize(serde_json::json!(["1", 2]))?;
+        ///     snowflake_kit::serde::as_string::vec::deserialize(serde_json::json!(["1", 2]))?;
         /// assert_eq!(ids.iter().map(|id| id.as_u64()).collect::<Vec<_>>(), [1, 2]);
         /// # Ok::<(), serde_json::Error>(())
         /// ```
@@ -340,6 +340,183 @@ pub mod as_string {
         ) -> Result<Vec<T>, D::Error> {
             let ids = Vec::<Snowflake>::deserialize(deserializer)?;
             Ok(ids.into_iter().map(T::from_snowflake).collect())
+        }
+    }
+}
+
+/// Writes an ID as its 13 characters of base32 ([`Snowflake::to_base32`]), after its kind's
+/// prefix and `_` for a typed ID whose kind has one ([`Id::to_base32`]); reads that text
+/// only, in either case ([`Snowflake::from_base32`]): a number, or decimal digits, would be
+/// a different ID. Short for a URL, and sorted as the IDs are.
+/// [`as_base32::option`](crate::serde::as_base32::option) does the same for an `Option`.
+///
+/// ```
+/// use serde::{Deserialize, Serialize};
+/// use snowflake_kit::typed::{Id, kind};
+///
+/// kind!(pub User, "user");
+/// #[derive(Serialize, Deserialize, PartialEq, Debug)]
+/// struct Profile {
+///     #[serde(with = "snowflake_kit::serde::as_base32")]
+///     user: Id<User>,
+/// }
+///
+/// let profile = Profile { user: Id::from_snowflake("1541815603606036480".parse()?) };
+/// let json = serde_json::to_string(&profile)?;
+/// assert_eq!(json, r#"{"user":"user_1ASD13XH1F800"}"#);
+/// assert_eq!(serde_json::from_str::<Profile>(&json)?, profile);
+/// assert_eq!(serde_json::from_str::<Profile>(r#"{"user":"user_1asd13xh1f8oo"}"#)?, profile);
+/// assert!(serde_json::from_str::<Profile>(r#"{"user":"1ASD13XH1F800"}"#).is_err());
+/// assert!(serde_json::from_str::<Profile>(r#"{"user":1541815603606036480}"#).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub mod as_base32 {
+    use core::fmt;
+    use core::marker::PhantomData;
+
+    use serde::de::{self, Deserializer, Visitor};
+    use serde::{Deserialize, Serializer};
+
+    use crate::typed::AnyId;
+
+    /// Serializes the ID as its base32 text; see [the module](self).
+    ///
+    /// ```
+    /// let id = snowflake_kit::Snowflake::MAX;
+    /// let json = snowflake_kit::serde::as_base32::serialize(&id, serde_json::value::Serializer)?;
+    /// assert_eq!(json, serde_json::json!("7ZZZZZZZZZZZZ"));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Whatever the serializer reports.
+    pub fn serialize<T: AnyId, S: Serializer>(id: &T, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&id.to_base32())
+    }
+
+    /// Deserializes an ID from its base32 text; see [the module](self).
+    ///
+    /// ```
+    /// let id: snowflake_kit::Snowflake =
+    ///     snowflake_kit::serde::as_base32::deserialize(serde_json::json!("0000003X04400"))?;
+    /// assert_eq!(id.as_u64(), 4_194_439_168);
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// When the input is not a string, or not an ID in base32 (the message says why).
+    pub fn deserialize<'de, T: AnyId, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<T, D::Error> {
+        deserializer.deserialize_str(Text(PhantomData))
+    }
+
+    /// What [`serialize`] writes for a `Snowflake`, as a regular expression (ECMA 262, as
+    /// JSON Schema and OpenAPI read one): 13 digits of Crockford's alphabet, the first no
+    /// more than 7. A typed ID's kind's prefix and `_` come before them.
+    ///
+    /// ```
+    /// assert_eq!(snowflake_kit::serde::as_base32::PATTERN, "^[0-7][0-9A-HJKMNP-TV-Z]{12}$");
+    /// ```
+    pub const PATTERN: &str = "^[0-7][0-9A-HJKMNP-TV-Z]{12}$";
+
+    struct Text<T>(PhantomData<T>);
+
+    impl<T: AnyId> Visitor<'_> for Text<T> {
+        type Value = T;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an ID in base32: 13 characters of Crockford's alphabet")
+        }
+
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+            T::from_base32(v).map_err(|err| E::custom(format_args!("invalid ID {v:?}: {err}")))
+        }
+    }
+
+    /// The ID inside `option`'s `Some`.
+    struct Wrapped<T>(T);
+
+    impl<T: AnyId> serde::Serialize for Wrapped<T> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serialize(&self.0, serializer)
+        }
+    }
+
+    impl<'de, T: AnyId> Deserialize<'de> for Wrapped<T> {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            deserialize(deserializer).map(Wrapped)
+        }
+    }
+
+    /// `Option<Snowflake>` (or of a typed ID) as its base32 text or `null`. Give it
+    /// `#[serde(default)]` too, so that a missing field is `None`.
+    ///
+    /// ```
+    /// use serde::{Deserialize, Serialize};
+    /// use snowflake_kit::Snowflake;
+    ///
+    /// #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    /// struct Reply {
+    ///     #[serde(with = "snowflake_kit::serde::as_base32::option", default)]
+    ///     in_reply_to: Option<Snowflake>,
+    /// }
+    ///
+    /// let reply = Reply { in_reply_to: Some(Snowflake::MAX) };
+    /// assert_eq!(serde_json::to_string(&reply)?, r#"{"in_reply_to":"7ZZZZZZZZZZZZ"}"#);
+    /// assert_eq!(serde_json::from_str::<Reply>(r#"{"in_reply_to":"7zzzzzzzzzzzz"}"#)?, reply);
+    /// assert_eq!(serde_json::from_str::<Reply>("{}")?, Reply { in_reply_to: None });
+    /// assert_eq!(serde_json::to_string(&Reply { in_reply_to: None })?, r#"{"in_reply_to":null}"#);
+    /// assert!(serde_json::from_str::<Reply>(r#"{"in_reply_to":"8ZZZZZZZZZZZZ"}"#).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub mod option {
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        use super::Wrapped;
+        use crate::typed::AnyId;
+
+        /// Serializes `Some` as base32 text, `None` as the format's none.
+        ///
+        /// ```
+        /// use snowflake_kit::{serde::as_base32, Snowflake};
+        ///
+        /// let json = as_base32::option::serialize(&Some(Snowflake::MIN), serde_json::value::Serializer)?;
+        /// assert_eq!(json, serde_json::json!("0000000000000"));
+        /// # Ok::<(), serde_json::Error>(())
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// Whatever the serializer reports.
+        pub fn serialize<T: AnyId, S: Serializer>(
+            id: &Option<T>,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            match id {
+                Some(id) => serializer.serialize_some(&Wrapped(*id)),
+                None => serializer.serialize_none(),
+            }
+        }
+
+        /// Deserializes `null` as `None`, base32 text as `Some`.
+        ///
+        /// ```
+        /// use snowflake_kit::{serde::as_base32, Snowflake};
+        ///
+        /// assert_eq!(as_base32::option::deserialize::<Snowflake, _>(serde_json::Value::Null)?, None);
+        /// # Ok::<(), serde_json::Error>(())
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// When the input is neither, or not an ID in base32.
+        pub fn deserialize<'de, T: AnyId, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Option<T>, D::Error> {
+            Option::<Wrapped<T>>::deserialize(deserializer).map(|id| id.map(|Wrapped(id)| id))
         }
     }
 }

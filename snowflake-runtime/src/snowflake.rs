@@ -13,6 +13,8 @@ use crate::rfc3339::Rfc3339;
 const DATACENTER_MASK: u64 = MAX_DATACENTER as u64;
 const MACHINE_MASK: u64 = MAX_MACHINE as u64;
 const SEQUENCE_MASK: u64 = MAX_SEQUENCE as u64;
+/// A day in milliseconds: IDs this close to the epoch are [near it](Snowflake::is_near_epoch).
+const DAY_MS: u64 = 86_400_000;
 
 /// A Snowflake ID: a `u64` whose sign bit is clear, laid out as [below](Snowflake#the-bit-layout).
 ///
@@ -266,6 +268,27 @@ impl Snowflake {
             // Every ID's timestamp is before 2081.
             None => unreachable!(),
         }
+    }
+
+    /// Whether the ID's time is within a day of the epoch (before
+    /// 2010-11-05T01:42:54.657Z): a number like this is more likely no Snowflake at all.
+    /// Twitter's IDs before 2010-11-04 counted up from 1, and an auto-increment key looks
+    /// the same: each decodes, as every `u64` below 2^63 does, to a time just after the
+    /// epoch. A person shown such an ID decoded should be told; [`parts`](Snowflake::parts)
+    /// and the getters read it all the same.
+    ///
+    /// ```
+    /// use snowflake_kit::Snowflake;
+    ///
+    /// // Tweet 20, 2006-03-21: Twitter counted from 1.
+    /// assert!(Snowflake::try_from(20)?.is_near_epoch());
+    /// // The epoch's first day is its first 86,400,000 ms.
+    /// assert!(Snowflake::try_from((86_400_000 << 22) - 1)?.is_near_epoch());
+    /// assert!(!Snowflake::try_from(86_400_000 << 22)?.is_near_epoch());
+    /// # Ok::<(), snowflake_kit::IdRangeError>(())
+    /// ```
+    pub const fn is_near_epoch(self) -> bool {
+        self.0 >> TIMESTAMP_SHIFT < DAY_MS
     }
 
     /// The time at which the ID was issued.

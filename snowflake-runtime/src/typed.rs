@@ -37,7 +37,8 @@
 //!
 //! In memory an `Id<K>` is its `Snowflake`, a `u64` (`repr(transparent)`); every operation
 //! is the `Snowflake`'s, at its cost. With the features on, an `Id<K>` is written and read
-//! as a `Snowflake` is: serde (a number, or a string with [`as_string`](crate::as_string)),
+//! as a `Snowflake` is: serde (a number, or a string with
+//! [`as_string`](crate::serde::as_string) or [`as_base32`](crate::serde::as_base32)),
 //! sqlx, postgres-types, diesel and SeaORM (a BIGINT, SeaORM's primary key too), arbitrary;
 //! utoipa and schemars describe it under its kind's name (`UserId`); in GraphQL every kind
 //! is the one `Snowflake` scalar, since a scalar per kind would say nothing a client's
@@ -51,6 +52,7 @@ use core::ops::Deref;
 use core::str::FromStr;
 
 use crate::error::ParseSnowflakeError;
+use crate::layout::Base32;
 use crate::snowflake::Snowflake;
 
 /// A kind of ID: a marker type, made by [`kind!`], that no value ever has.
@@ -278,7 +280,7 @@ impl<K: Kind> FromStr for Id<K> {
 }
 
 /// What a `Snowflake` and every `Id<K>` are, for code written once for all of them (the
-/// serde helpers of [`as_string`](crate::as_string)). Sealed: no other type is one.
+/// serde helpers of [`serde`](crate::serde)). Sealed: no other type is one.
 pub trait AnyId: Copy + sealed::Sealed {
     /// The `Snowflake`.
     ///
@@ -299,6 +301,31 @@ pub trait AnyId: Copy + sealed::Sealed {
     /// assert_eq!(<Snowflake as AnyId>::from_snowflake(Snowflake::MIN), Snowflake::MIN);
     /// ```
     fn from_snowflake(id: Snowflake) -> Self;
+
+    /// The ID in base32: [`Snowflake::to_base32`], or [`Id::to_base32`] with its prefix.
+    ///
+    /// ```
+    /// use snowflake_kit::Snowflake;
+    /// use snowflake_kit::typed::AnyId;
+    ///
+    /// assert_eq!(AnyId::to_base32(Snowflake::MAX).as_str(), "7ZZZZZZZZZZZZ");
+    /// ```
+    fn to_base32(self) -> Base32;
+
+    /// Reads the ID from base32: [`Snowflake::from_base32`], or [`Id::from_base32`] with its
+    /// prefix.
+    ///
+    /// ```
+    /// use snowflake_kit::Snowflake;
+    /// use snowflake_kit::typed::AnyId;
+    ///
+    /// assert_eq!(<Snowflake as AnyId>::from_base32("7zzzzzzzzzzzz"), Ok(Snowflake::MAX));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As theirs.
+    fn from_base32(text: &str) -> Result<Self, ParseSnowflakeError>;
 }
 
 impl AnyId for Snowflake {
@@ -309,6 +336,14 @@ impl AnyId for Snowflake {
     fn from_snowflake(id: Snowflake) -> Snowflake {
         id
     }
+
+    fn to_base32(self) -> Base32 {
+        Snowflake::to_base32(self)
+    }
+
+    fn from_base32(text: &str) -> Result<Snowflake, ParseSnowflakeError> {
+        Snowflake::from_base32(text)
+    }
 }
 
 impl<K: Kind> AnyId for Id<K> {
@@ -318,6 +353,14 @@ impl<K: Kind> AnyId for Id<K> {
 
     fn from_snowflake(id: Snowflake) -> Id<K> {
         Id::from_snowflake(id)
+    }
+
+    fn to_base32(self) -> Base32 {
+        Id::to_base32(self)
+    }
+
+    fn from_base32(text: &str) -> Result<Id<K>, ParseSnowflakeError> {
+        Id::from_base32(text)
     }
 }
 

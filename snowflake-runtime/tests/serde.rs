@@ -94,7 +94,7 @@ fn rejects_other_types() {
 
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
 struct ForJavaScript {
-    #[serde(with = "snowflake_runtime::as_string")]
+    #[serde(with = "snowflake_runtime::serde::as_string")]
     id: Snowflake,
 }
 
@@ -126,9 +126,9 @@ fn as_string_rejects_bad_strings() {
 
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
 struct Nullable {
-    #[serde(with = "snowflake_runtime::as_string::option", default)]
+    #[serde(with = "snowflake_runtime::serde::as_string::option", default)]
     parent: Option<Snowflake>,
-    #[serde(with = "snowflake_runtime::as_string::vec", default)]
+    #[serde(with = "snowflake_runtime::serde::as_string::vec", default)]
     children: Vec<Snowflake>,
 }
 

@@ -63,7 +63,7 @@ impl JsonSchema for crate::serde_impl::as_string::SnowflakeString {
     }
 
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed("snowflake_kit::as_string::SnowflakeString")
+        Cow::Borrowed("snowflake_kit::serde::as_string::SnowflakeString")
     }
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {

@@ -6,7 +6,8 @@ mod support;
 
 use jsonschema::Validator;
 use serde_json::json;
-use snowflake_kit::{Snowflake, as_string};
+use snowflake_kit::Snowflake;
+use snowflake_kit::serde::as_string;
 use support::bits;
 
 fn pattern() -> Validator {

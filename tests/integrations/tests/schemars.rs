@@ -10,20 +10,20 @@ use schemars::{JsonSchema, schema_for};
 use serde::Serialize;
 use serde_json::{Value, json};
 use snowflake_kit::Snowflake;
-use snowflake_kit::as_string::{PATTERN, SnowflakeString};
+use snowflake_kit::serde::as_string::{PATTERN, SnowflakeString};
 use support::{TWEET, ids};
 
 /// What an application might write out.
 #[derive(Serialize, JsonSchema)]
 struct Tweet {
     id: Snowflake,
-    #[serde(with = "snowflake_kit::as_string")]
+    #[serde(with = "snowflake_kit::serde::as_string")]
     #[schemars(with = "SnowflakeString")]
     id_text: Snowflake,
-    #[serde(with = "snowflake_kit::as_string::option")]
+    #[serde(with = "snowflake_kit::serde::as_string::option")]
     #[schemars(with = "Option<SnowflakeString>")]
     in_reply_to: Option<Snowflake>,
-    #[serde(with = "snowflake_kit::as_string::vec")]
+    #[serde(with = "snowflake_kit::serde::as_string::vec")]
     #[schemars(with = "Vec<SnowflakeString>")]
     thread: Vec<Snowflake>,
     parent: Option<Snowflake>,

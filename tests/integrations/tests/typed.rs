@@ -59,11 +59,11 @@ fn a_kind_says_its_name_and_prefix_and_costs_nothing() {
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
 struct Placed {
     order: Id<Order>,
-    #[serde(with = "snowflake_kit::as_string")]
+    #[serde(with = "snowflake_kit::serde::as_string")]
     by: Id<User>,
-    #[serde(with = "snowflake_kit::as_string::option", default)]
+    #[serde(with = "snowflake_kit::serde::as_string::option", default)]
     referred_by: Option<Id<User>>,
-    #[serde(with = "snowflake_kit::as_string::vec")]
+    #[serde(with = "snowflake_kit::serde::as_string::vec")]
     watchers: Vec<Id<User>>,
 }
 

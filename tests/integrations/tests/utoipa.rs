@@ -9,7 +9,7 @@ use jsonschema::Validator;
 use serde::Serialize;
 use serde_json::{Value, json};
 use snowflake_kit::Snowflake;
-use snowflake_kit::as_string::{PATTERN, SnowflakeString};
+use snowflake_kit::serde::as_string::{PATTERN, SnowflakeString};
 use support::{TWEET, ids};
 use utoipa::{OpenApi, PartialSchema, ToSchema};
 
@@ -17,13 +17,13 @@ use utoipa::{OpenApi, PartialSchema, ToSchema};
 #[derive(Serialize, ToSchema)]
 struct Tweet {
     id: Snowflake,
-    #[serde(with = "snowflake_kit::as_string")]
+    #[serde(with = "snowflake_kit::serde::as_string")]
     #[schema(value_type = SnowflakeString)]
     id_text: Snowflake,
-    #[serde(with = "snowflake_kit::as_string::option")]
+    #[serde(with = "snowflake_kit::serde::as_string::option")]
     #[schema(value_type = Option<SnowflakeString>)]
     in_reply_to: Option<Snowflake>,
-    #[serde(with = "snowflake_kit::as_string::vec")]
+    #[serde(with = "snowflake_kit::serde::as_string::vec")]
     #[schema(value_type = Vec<SnowflakeString>)]
     thread: Vec<Snowflake>,
     parent: Option<Snowflake>,
