@@ -31,17 +31,21 @@ impl IdentityArgs {
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct FormatArgs {
-    /// Write one JSON object per ID and per line (JSON Lines), the ID as a decimal string.
+    /// Write one JSON object per ID and per line (JSON Lines), the ID as a decimal string
+    /// and in base32.
     #[arg(long)]
     json: bool,
+    /// Write each ID in 13 characters of base32 (sorted as the IDs are), not in decimal.
+    #[arg(long, conflicts_with = "json")]
+    base32: bool,
 }
 
 impl FormatArgs {
     pub(crate) fn format(&self) -> Format {
-        if self.json {
-            Format::Json
-        } else {
-            Format::Human
+        match (self.json, self.base32) {
+            (true, _) => Format::Json,
+            (false, true) => Format::Base32,
+            (false, false) => Format::Human,
         }
     }
 }

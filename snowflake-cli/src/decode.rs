@@ -30,7 +30,8 @@ use crate::output::{self, Layout, Out};
 /// are still decoded, and the exit status is then 2.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
-    /// IDs in decimal.
+    /// IDs in decimal, or in base32: 13 characters, after a typed ID's prefix if any
+    /// (user_0000003X04400). A decimal ID of 13 digits takes a leading zero.
     // OsString: an argument that is not UTF-8 is a bad ID, reported with its place
     // while the others are decoded, not a usage error that stops everything.
     #[arg(value_name = "ID")]
@@ -219,9 +220,7 @@ fn one<W: Write, E: Write>(
     } else {
         let text = text.trim_ascii();
         match std::str::from_utf8(text) {
-            Ok(id) => id
-                .parse::<Snowflake>()
-                .map_err(|e| Problem::Refused(text, e)),
+            Ok(id) => Snowflake::read_decimal_or_base32(id).map_err(|e| Problem::Refused(text, e)),
             Err(e) => Err(Problem::NotUtf8(text, e.valid_up_to())),
         }
     };

@@ -50,6 +50,9 @@ fn expected(number: usize, line: &[u8]) -> Option<Result<Snowflake, usize>> {
     if line.len() <= MAX_LINE && text.is_empty() {
         return None;
     }
+    if line.len() <= MAX_LINE && (text.len() == 13 || text.contains(&b'_')) {
+        return Some(base32(text).ok_or(number));
+    }
     let digits = !text.is_empty() && text.iter().all(u8::is_ascii_digit);
     let significant = text.iter().skip_while(|&&b| b == b'0').count();
     let id = (line.len() <= MAX_LINE && digits && significant <= 19)
@@ -64,10 +67,31 @@ fn expected(number: usize, line: &[u8]) -> Option<Result<Snowflake, usize>> {
     Some(id.ok_or(number))
 }
 
+/// The ID of 13 characters of Crockford's base32 after the last `_`, if any: a model of
+/// its own, not the runtime's reader.
+fn base32(text: &[u8]) -> Option<Snowflake> {
+    let digits = text.rsplit(|&b| b == b'_').next()?;
+    if digits.len() != 13 {
+        return None;
+    }
+    let value = digits.iter().try_fold(0_u128, |value, &b| {
+        let b = match b.to_ascii_uppercase() {
+            b'O' => b'0',
+            b'I' | b'L' => b'1',
+            b => b,
+        };
+        let digit = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+            .iter()
+            .position(|&a| a == b)?;
+        Some(value * 32 + digit as u128)
+    })?;
+    Snowflake::try_from_u64(u64::try_from(value).ok()?).ok()
+}
+
 /// `decode` of `data` as stdin: every line that is not blank gives, in the order of the
-/// lines, either the row of its ID (digits only, spaces around them, at most `i64::MAX`)
-/// or one line on stderr naming it (`error: line N: invalid ID "..."`), the bad ones
-/// counted; no I/O error, both streams written in whole lines only.
+/// lines, either the row of its ID (digits only, spaces around them, at most `i64::MAX`;
+/// or 13 characters of base32, after a prefix if any) or one line on stderr naming it
+/// (`error: line N: invalid ID "..."`), the bad ones counted; no I/O error, both streams written in whole lines only.
 ///
 /// # Panics
 ///

@@ -10,10 +10,11 @@ use snowflake_kit::layout::{Segment, SegmentValue};
 
 use crate::blocks::{BUFFER, Blocks};
 
-/// Human or JSON.
+/// For people, with IDs in decimal or in base32, or JSON.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Format {
     Human,
+    Base32,
     Json,
 }
 
@@ -129,6 +130,10 @@ const COLUMNS: [Column; 5] = [
     Column::new(Segment::Sequence, AnsiColor::Green),
 ];
 
+/// What the card says of an ID within a day of the epoch.
+const NEAR_EPOCH: &str = "within a day of the epoch: maybe no Snowflake (Twitter's IDs before\n           \
+    2010-11-04 counted up from 1; an auto-increment key looks the same)";
+
 /// Spaces to pad a cell from, without allocating.
 const SPACES: &str = "                                                  ";
 
@@ -153,22 +158,23 @@ impl<W: Write> Out<W> {
     /// The ID alone on a line (`generate`), or its JSON object.
     pub(crate) fn line(&mut self, id: Snowflake) -> io::Result<()> {
         match self.format {
-            Format::Human => {
-                self.int(id.as_u64())?;
+            Format::Json => self.json(id)?,
+            _ => {
+                self.id(id)?;
                 self.buf.write_all(b"\n")?;
             }
-            Format::Json => self.json(id)?,
         }
         self.buf.spill()
     }
 
-    /// The ID's table (`compose`), or its JSON object.
+    /// The ID's table (`compose`), its JSON object, or its base32 alone on a line.
     pub(crate) fn table(&mut self, id: Snowflake) -> io::Result<()> {
-        if self.format == Format::Json {
-            self.json(id)?;
-        } else {
-            self.head(id)?;
-            self.segments(id)?;
+        match self.format {
+            Format::Json | Format::Base32 => return self.line(id),
+            Format::Human => {
+                self.head(id, false)?;
+                self.segments(id)?;
+            }
         }
         self.buf.spill()
     }
@@ -178,9 +184,9 @@ impl<W: Write> Out<W> {
     pub(crate) fn decoded(&mut self, id: Snowflake) -> io::Result<()> {
         match (self.format, self.layout) {
             (Format::Json, _) => self.json(id)?,
-            (Format::Human, Layout::Row) => self.row(id)?,
-            (Format::Human, Layout::Card) => {
-                let time = self.head(id)?;
+            (_, Layout::Row) => self.row(id)?,
+            (_, Layout::Card) => {
+                let time = self.head(id, true)?;
                 let p = id.parts();
                 let bold = self.style(Style::new().bold());
                 writeln!(
@@ -199,9 +205,10 @@ impl<W: Write> Out<W> {
         self.buf.flush()
     }
 
-    /// `{"id":"…","timestamp_ms":…,"time":"…","datacenter":…,"machine":…,"sequence":…,
-    /// "binary":"…"}` and a newline. The ID is a string: JSON numbers above 2^53 lose
-    /// precision in JavaScript and in jq.
+    /// `{"id":"…","base32":"…","timestamp_ms":…,"time":"…","near_epoch":…,"datacenter":…,
+    /// "machine":…,"sequence":…,"binary":"…"}` and a newline. The ID is a string: JSON
+    /// numbers above 2^53 lose precision in JavaScript and in jq. `near_epoch` says the ID
+    /// may be no Snowflake ([`Snowflake::is_near_epoch`]).
     ///
     /// Written piece by piece rather than through serde: every value is digits or ASCII
     /// that needs no escaping, and this is `decode --json`'s whole cost per ID. The tests
@@ -210,11 +217,17 @@ impl<W: Write> Out<W> {
         let p = id.parts();
         self.buf.write_all(b"{\"id\":\"")?;
         self.int(id.as_u64())?;
+        self.buf.write_all(b"\",\"base32\":\"")?;
+        self.buf.write_all(id.to_base32().as_str().as_bytes())?;
         self.buf.write_all(b"\",\"timestamp_ms\":")?;
         self.int(p.timestamp_ms)?;
         self.buf.write_all(b",\"time\":\"")?;
         self.buf.write_all(&id.rfc3339().to_bytes())?;
-        self.buf.write_all(b"\",\"datacenter\":")?;
+        self.buf.write_all(if id.is_near_epoch() {
+            b"\",\"near_epoch\":true,\"datacenter\":"
+        } else {
+            b"\",\"near_epoch\":false,\"datacenter\":"
+        })?;
         self.int(p.datacenter)?;
         self.buf.write_all(b",\"machine\":")?;
         self.int(p.machine)?;
@@ -233,9 +246,11 @@ impl<W: Write> Out<W> {
             let bold = Style::new().bold();
             let [time, dc, machine, seq] = [1, 2, 3, 4]
                 .map(|column| Style::new().fg_color(Some(COLUMNS[column].colour.into())));
+            write!(self.buf, "{bold}")?;
+            self.id(id)?;
             return writeln!(
                 self.buf,
-                "{bold}{id}{bold:#}\t{time}{}{time:#}\t{dc}{}{dc:#}\t\
+                "{bold:#}\t{time}{}{time:#}\t{dc}{}{dc:#}\t\
                  {machine}{}{machine:#}\t{seq}{}{seq:#}",
                 id.rfc3339(),
                 p.datacenter,
@@ -243,7 +258,7 @@ impl<W: Write> Out<W> {
                 p.sequence
             );
         }
-        self.int(id.as_u64())?;
+        self.id(id)?;
         self.buf.write_all(b"\t")?;
         self.buf.write_all(&id.rfc3339().to_bytes())?;
         self.buf.write_all(b"\t")?;
@@ -253,6 +268,15 @@ impl<W: Write> Out<W> {
         self.buf.write_all(b"\t")?;
         self.int(p.sequence)?;
         self.buf.write_all(b"\n")
+    }
+
+    /// The ID in decimal, or in base32 when asked.
+    fn id(&mut self, id: Snowflake) -> io::Result<()> {
+        if self.format == Format::Base32 {
+            self.buf.write_all(id.to_base32().as_str().as_bytes())
+        } else {
+            self.int(id.as_u64())
+        }
     }
 
     /// An integer in decimal, without the formatter.
@@ -265,9 +289,14 @@ impl<W: Write> Out<W> {
         if self.colour { style } else { Style::new() }
     }
 
-    /// The ID and its time; a blank line first unless it is the first table. Returns the
-    /// time, for the `snowflake!` call.
-    fn head(&mut self, id: Snowflake) -> io::Result<snowflake_kit::rfc3339::Rfc3339> {
+    /// The ID and its time, and for an ID `decoded` the note that it may be no Snowflake;
+    /// a blank line first unless it is the first table. Returns the time, for the
+    /// `snowflake!` call.
+    fn head(
+        &mut self,
+        id: Snowflake,
+        decoded: bool,
+    ) -> io::Result<snowflake_kit::rfc3339::Rfc3339> {
         if self.tables {
             self.buf.write_all(b"\n")?;
         }
@@ -275,11 +304,15 @@ impl<W: Write> Out<W> {
         let time = id.rfc3339();
         let bold = self.style(Style::new().bold());
         writeln!(self.buf, "{bold}id{bold:#}         {bold}{id}{bold:#}")?;
+        writeln!(self.buf, "{bold}base32{bold:#}     {}", id.to_base32())?;
         writeln!(
             self.buf,
             "{bold}time{bold:#}       {time} ({} ms)",
             id.timestamp_ms()
         )?;
+        if decoded && id.is_near_epoch() {
+            writeln!(self.buf, "{bold}note{bold:#}       {NEAR_EPOCH}")?;
+        }
         Ok(time)
     }
 

@@ -63,7 +63,7 @@ fn clap_errors_keep_one_tip() {
 #[test]
 fn readme_examples_run_as_shown() {
     let own = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
-    assert_eq!(readme_examples_run(own), 3, "{own}");
+    assert_eq!(readme_examples_run(own), 5, "{own}");
     let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     if repository.join("snowflake-cli/Cargo.toml").exists() {
         let path = repository.join("README.md");

@@ -15,6 +15,7 @@ use support::{
 
 const TWEET: &str = "\
 id         1541815603606036480
+base32     1ASD13XH1F800
 time       2022-06-28T16:07:40.105Z (1656432460105 ms)
 macro      snowflake!(ts = \"2022-06-28T16:07:40.105Z\", dc = 11, machine = 26, seq = 0)
 
@@ -210,7 +211,10 @@ fn decode_reports_every_bad_line_and_argument() {
     let out = snowflake(&["decode", "--layout", "card"], lines);
     let seed = SEED.replace(
         "(1288834975657 ms)\n",
-        "(1288834975657 ms)\nmacro      snowflake!(ts = \"2010-11-04T01:42:55.657Z\", dc = 1, machine = 1, seq = 0)\n",
+        "(1288834975657 ms)\n\
+         note       within a day of the epoch: maybe no Snowflake (Twitter's IDs before\n\
+         \x20          2010-11-04 counted up from 1; an auto-increment key looks the same)\n\
+         macro      snowflake!(ts = \"2010-11-04T01:42:55.657Z\", dc = 1, machine = 1, seq = 0)\n",
     );
     assert_output(&out, 2, &format!("{seed}\n{TWEET}"), errors);
 
@@ -393,8 +397,10 @@ fn json_lines_read_back_with_serde_json() {
         let p = id.parts();
         let expected = serde_json::json!({
             "id": raw.to_string(),
+            "base32": id.to_base32().to_string(),
             "timestamp_ms": p.timestamp_ms,
             "time": id.rfc3339().to_string(),
+            "near_epoch": p.timestamp_ms - 1_288_834_974_657 < 86_400_000,
             "datacenter": p.datacenter,
             "machine": p.machine,
             "sequence": p.sequence,

@@ -73,6 +73,53 @@ impl Snowflake {
     }
 }
 
+impl Snowflake {
+    /// Reads an ID a person gives in either form: 13 characters, or any text with a `_`, as
+    /// base32 (after the prefix of a typed ID, of any kind: the prefix is skipped
+    /// unchecked); anything else as decimal digits. Base32 is fixed width, so 13
+    /// characters are base32 even when all are digits: a decimal ID of 13 digits is within
+    /// 40 minutes of the epoch, and reads as decimal with a leading zero. What decoders for
+    /// people take (the `snowflake` command, the server's API and page).
+    ///
+    /// ```
+    /// use snowflake_kit::Snowflake;
+    ///
+    /// let tweet = Snowflake::try_from(1541815603606036480)?;
+    /// assert_eq!(Snowflake::read_decimal_or_base32("1541815603606036480"), Ok(tweet));
+    /// assert_eq!(Snowflake::read_decimal_or_base32("1ASD13XH1F800"), Ok(tweet));
+    /// assert_eq!(Snowflake::read_decimal_or_base32("user_1asd13xh1f800"), Ok(tweet));
+    /// assert_eq!(Snowflake::read_decimal_or_base32("0000000000033").map(|id| id.as_u64()), Ok(99));
+    /// assert_eq!(Snowflake::read_decimal_or_base32("00000000000033").map(|id| id.as_u64()), Ok(33));
+    /// assert_eq!(
+    ///     Snowflake::read_decimal_or_base32("user_1ASD13XH1F80U").unwrap_err().to_string(),
+    ///     "invalid character `U` at byte 17: base32 is 0-9 and A-Z without U",
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`from_base32`](Snowflake::from_base32) or `FromStr`, by the form; positions
+    /// count from the start of `text`, prefix included.
+    pub fn read_decimal_or_base32(text: &str) -> Result<Snowflake, ParseSnowflakeError> {
+        let (skipped, digits) = match text.rsplit_once('_') {
+            Some((prefix, digits)) => (prefix.len() + 1, digits),
+            None if text.len() == Base32::LEN => (0, text),
+            None => return text.parse(),
+        };
+        decode(digits, None).map_err(|e| match e {
+            ParseSnowflakeError::InvalidBase32Character {
+                character,
+                position,
+            } => ParseSnowflakeError::InvalidBase32Character {
+                character,
+                position: skipped + position,
+            },
+            e => e,
+        })
+    }
+}
+
 impl<K: Kind> Id<K> {
     /// The ID in base32, after its kind's prefix and `_` if the kind has one (`user_`), as
     /// TypeID writes them; [`Snowflake::to_base32`] otherwise.
@@ -244,10 +291,7 @@ mod tests {
             let expected = match upper {
                 b'O' => Some(0),
                 b'I' | b'L' => Some(1),
-                _ => ALPHABET
-                    .iter()
-                    .position(|&a| a == upper)
-                    .map(|p| p as u64),
+                _ => ALPHABET.iter().position(|&a| a == upper).map(|p| p as u64),
             };
             assert_eq!(digit(byte), expected, "byte {byte}");
         }

@@ -31,7 +31,11 @@ fn known_answers_both_ways() {
         assert_eq!(id.to_base32().as_str(), text);
         assert_eq!(id.to_base32().to_string(), text);
         assert_eq!(Snowflake::from_base32(&text), Ok(id), "{text}");
-        assert_eq!(Snowflake::from_base32(&text.to_lowercase()), Ok(id), "{text}");
+        assert_eq!(
+            Snowflake::from_base32(&text.to_lowercase()),
+            Ok(id),
+            "{text}"
+        );
         let user = Id::<User>::from_snowflake(id);
         assert_eq!(user.to_base32().to_string(), format!("user_{text}"));
         assert_eq!(Id::<User>::from_base32(&format!("user_{text}")), Ok(user));
@@ -42,11 +46,22 @@ fn known_answers_both_ways() {
 #[test]
 fn crockfords_substitutions_and_nothing_else() {
     let seed = Snowflake::try_from(4_194_439_168).unwrap();
-    for text in ["0000003X04400", "OOOOOO3XO44OO", "oooooo3xo44oo", "Oo0oOo3Xo44Oo"] {
+    for text in [
+        "0000003X04400",
+        "OOOOOO3XO44OO",
+        "oooooo3xo44oo",
+        "Oo0oOo3Xo44Oo",
+    ] {
         assert_eq!(Snowflake::from_base32(text), Ok(seed), "{text}");
     }
     let one = Snowflake::try_from(1).unwrap();
-    for text in ["0000000000001", "000000000000I", "000000000000i", "000000000000L", "000000000000l"] {
+    for text in [
+        "0000000000001",
+        "000000000000I",
+        "000000000000i",
+        "000000000000L",
+        "000000000000l",
+    ] {
         assert_eq!(Snowflake::from_base32(text), Ok(one), "{text}");
     }
     let invalid = |character, position| {
@@ -73,7 +88,10 @@ fn lengths_and_range_on_both_sides() {
     assert_eq!(Snowflake::from_base32("7ZZZZZZZZZZZZ"), Ok(Snowflake::MAX));
     assert_eq!(Snowflake::from_base32("7zzzzzzzzzzzz"), Ok(Snowflake::MAX));
     for text in ["8000000000000", "ZZZZZZZZZZZZZ", "z000000000000"] {
-        assert_eq!(Snowflake::from_base32(text), Err(ParseSnowflakeError::TooLarge));
+        assert_eq!(
+            Snowflake::from_base32(text),
+            Err(ParseSnowflakeError::TooLarge)
+        );
     }
     assert_eq!(
         ParseSnowflakeError::Base32Length { length: 12 }.to_string(),
@@ -84,12 +102,30 @@ fn lengths_and_range_on_both_sides() {
 #[test]
 fn prefixes_are_the_kinds_exactly() {
     let prefix = |expected| ParseSnowflakeError::Base32Prefix { expected };
-    assert_eq!(Id::<User>::from_base32("0000000000000").unwrap_err(), prefix(Some("user")));
-    assert_eq!(Id::<User>::from_base32("user0000000000000").unwrap_err(), prefix(Some("user")));
-    assert_eq!(Id::<User>::from_base32("USER_0000000000000").unwrap_err(), prefix(Some("user")));
-    assert_eq!(Id::<User>::from_base32("users_0000000000000").unwrap_err(), prefix(Some("user")));
-    assert_eq!(Snowflake::from_base32("user_0000000000000").unwrap_err(), prefix(None));
-    assert_eq!(Id::<Plain>::from_base32("_0000000000000").unwrap_err(), prefix(None));
+    assert_eq!(
+        Id::<User>::from_base32("0000000000000").unwrap_err(),
+        prefix(Some("user"))
+    );
+    assert_eq!(
+        Id::<User>::from_base32("user0000000000000").unwrap_err(),
+        prefix(Some("user"))
+    );
+    assert_eq!(
+        Id::<User>::from_base32("USER_0000000000000").unwrap_err(),
+        prefix(Some("user"))
+    );
+    assert_eq!(
+        Id::<User>::from_base32("users_0000000000000").unwrap_err(),
+        prefix(Some("user"))
+    );
+    assert_eq!(
+        Snowflake::from_base32("user_0000000000000").unwrap_err(),
+        prefix(None)
+    );
+    assert_eq!(
+        Id::<Plain>::from_base32("_0000000000000").unwrap_err(),
+        prefix(None)
+    );
     // After the prefix, positions still count from the text's start.
     assert_eq!(
         Id::<User>::from_base32("user_000000000000U"),
@@ -108,7 +144,10 @@ fn prefixes_are_the_kinds_exactly() {
     );
     let min = Snowflake::MIN;
     assert_eq!(Id::<Plain>::from_snowflake(min).to_base32().prefix(), None);
-    assert_eq!(AnyId::to_base32(Id::<User>::from_snowflake(min)).to_string(), "user_0000000000000");
+    assert_eq!(
+        AnyId::to_base32(Id::<User>::from_snowflake(min)).to_string(),
+        "user_0000000000000"
+    );
 }
 
 proptest! {

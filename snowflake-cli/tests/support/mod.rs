@@ -8,6 +8,7 @@ use std::process::{Command, Output, Stdio};
 #[allow(dead_code, reason = "not every test target uses it")]
 pub(crate) const SEED: &str = "\
 id         4194439168
+base32     0000003X04400
 time       2010-11-04T01:42:55.657Z (1288834975657 ms)
 
       sign  timestamp (ms since the Twitter epoch)     datacenter  machine  sequence
@@ -28,11 +29,11 @@ pub(crate) const SEED_ARGS: [&str; 7] = [
 ];
 
 #[allow(dead_code, reason = "not every test target uses it")]
-pub(crate) const SEED_JSON: &str = r#"{"id":"4194439168","timestamp_ms":1288834975657,"time":"2010-11-04T01:42:55.657Z","datacenter":1,"machine":1,"sequence":0,"binary":"0 00000000000000000000000000000001111101000 00001 00001 000000000000"}
+pub(crate) const SEED_JSON: &str = r#"{"id":"4194439168","base32":"0000003X04400","timestamp_ms":1288834975657,"time":"2010-11-04T01:42:55.657Z","near_epoch":true,"datacenter":1,"machine":1,"sequence":0,"binary":"0 00000000000000000000000000000001111101000 00001 00001 000000000000"}
 "#;
 
 #[allow(dead_code, reason = "not every test target uses it")]
-pub(crate) const TWEET_JSON: &str = r#"{"id":"1541815603606036480","timestamp_ms":1656432460105,"time":"2022-06-28T16:07:40.105Z","datacenter":11,"machine":26,"sequence":0,"binary":"0 00101010110010110100001000111110110001000 01011 11010 000000000000"}
+pub(crate) const TWEET_JSON: &str = r#"{"id":"1541815603606036480","base32":"1ASD13XH1F800","timestamp_ms":1656432460105,"time":"2022-06-28T16:07:40.105Z","near_epoch":false,"datacenter":11,"machine":26,"sequence":0,"binary":"0 00101010110010110100001000111110110001000 01011 11010 000000000000"}
 "#;
 
 pub(crate) fn snowflake(args: &[&str], stdin: &str) -> Output {
@@ -115,6 +116,7 @@ pub(crate) fn field(json: &str, name: &str) -> String {
     match &object[name] {
         serde_json::Value::String(text) => text.clone(),
         serde_json::Value::Number(n) => n.to_string(),
+        serde_json::Value::Bool(b) => b.to_string(),
         other => panic!("{name}: {other:?} in {json}"),
     }
 }
