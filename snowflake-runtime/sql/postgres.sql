@@ -19,7 +19,8 @@
 -- costs, and `id BETWEEN snowflake.first_at(a) AND snowflake.last_at(b)` is a range scan of
 -- the key's index. NULL in, NULL out. A bad value raises SQLSTATE 22003
 -- (numeric_value_out_of_range) in the runtime's words; a time finer than a millisecond,
--- 22023 (invalid_parameter_value). Called with constants, a function is evaluated when the
+-- 22023 (invalid_parameter_value); base32 text that is none, 22P02
+-- (invalid_text_representation). Called with constants, a function is evaluated when the
 -- query is planned, and so is its error.
 
 DO $$
@@ -195,3 +196,59 @@ CREATE OR REPLACE FUNCTION snowflake.issued_in_end("from" timestamptz, until tim
 RETURNS bigint
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN snowflake._issued_in(snowflake._ms_of("from"), snowflake._ms_of(until), true);
+
+-- Base32: an ID in 13 characters of Crockford's alphabet (ULID's: 0-9 and A-Z without I, L,
+-- O and U), most significant first, so that text order is ID order; as the runtime's
+-- Snowflake::to_base32 and from_base32, known answers and errors alike.
+
+-- The digit of the low five bits of `v`.
+CREATE OR REPLACE FUNCTION snowflake._digit32(v bigint) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN substr('0123456789ABCDEFGHJKMNPQRSTVWXYZ', (v & 31::bigint)::integer + 1, 1);
+
+CREATE OR REPLACE FUNCTION snowflake.base32(id bigint) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN snowflake._digit32(snowflake._checked(id) >> 60) || snowflake._digit32(id >> 55)
+    || snowflake._digit32(id >> 50) || snowflake._digit32(id >> 45)
+    || snowflake._digit32(id >> 40) || snowflake._digit32(id >> 35)
+    || snowflake._digit32(id >> 30) || snowflake._digit32(id >> 25)
+    || snowflake._digit32(id >> 20) || snowflake._digit32(id >> 15)
+    || snowflake._digit32(id >> 10) || snowflake._digit32(id >> 5) || snowflake._digit32(id);
+
+-- The value of the `i`th digit of `digits`, read in upper case with O as 0 and I, L as 1.
+CREATE OR REPLACE FUNCTION snowflake._value32(digits text, i integer) RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN strpos('0123456789ABCDEFGHJKMNPQRSTVWXYZ', substr(digits, i, 1))::bigint - 1;
+
+-- `text` read, `digits` being it in upper case with Crockford's substitutions made. Checked in
+-- the runtime's order: a prefix (`_`), the first character that is no digit (its byte offset,
+-- from 0), the length, the first digit (at most 7, so that the sign bit is clear). The
+-- messages are the runtime's; `left(text, 0)`, empty, ties a constant one to its row.
+CREATE OR REPLACE FUNCTION snowflake._from_base32(text text, digits text) RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE
+    WHEN strpos(text, '_') > 0 THEN snowflake._raise('22P02', 'a prefix: this ID in base32 is '
+        || '13 characters and no prefix' || left(text, 0))
+    WHEN digits !~ '^[0-9A-HJKMNP-TV-Z]*$' THEN snowflake._raise('22P02', 'invalid character `'
+        || substr(text, strpos(digits, substring(digits FROM '[^0-9A-HJKMNP-TV-Z]')), 1)
+        || '` at byte ' || octet_length(left(text,
+            strpos(digits, substring(digits FROM '[^0-9A-HJKMNP-TV-Z]')) - 1))::text
+        || ': base32 is 0-9 and A-Z without U')
+    WHEN length(digits) <> 13 THEN snowflake._raise('22P02', length(digits)::text
+        || ' characters: an ID in base32 is 13')
+    WHEN snowflake._value32(digits, 1) > 7 THEN snowflake._raise('22003',
+        'number too large: an ID is at most 9223372036854775807' || left(text, 0))
+    ELSE (snowflake._value32(digits, 1) << 60) | (snowflake._value32(digits, 2) << 55)
+        | (snowflake._value32(digits, 3) << 50) | (snowflake._value32(digits, 4) << 45)
+        | (snowflake._value32(digits, 5) << 40) | (snowflake._value32(digits, 6) << 35)
+        | (snowflake._value32(digits, 7) << 30) | (snowflake._value32(digits, 8) << 25)
+        | (snowflake._value32(digits, 9) << 20) | (snowflake._value32(digits, 10) << 15)
+        | (snowflake._value32(digits, 11) << 10) | (snowflake._value32(digits, 12) << 5)
+        | snowflake._value32(digits, 13)
+END;
+
+CREATE OR REPLACE FUNCTION snowflake.from_base32(text text) RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+-- ASCII letters only to upper case (upper() follows the collation, and may change a length).
+RETURN snowflake._from_base32(text,
+    translate(text, 'abcdefghjkmnpqrstvwxyzoOiIlL', 'ABCDEFGHJKMNPQRSTVWXYZ001111'));

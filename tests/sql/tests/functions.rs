@@ -125,6 +125,92 @@ async fn decodes_every_id_as_the_runtime_does() {
 
 #[tokio::test]
 #[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn base32_is_the_runtimes_both_ways_with_its_errors() {
+    let (_pg, client) = client("base32").await;
+    // The known answers every front end shares, then the edges and random IDs.
+    let vectors = include_str!("../../vectors/base32.txt");
+    let mut ids: Vec<Snowflake> = vectors
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(|line| line.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    ids.extend(self::ids());
+    let values: Vec<i64> = ids.iter().map(|id| id.as_i64()).collect();
+    let texts: Vec<String> = ids.iter().map(|id| id.to_base32().to_string()).collect();
+    let lower: Vec<String> = texts.iter().map(|t| t.to_lowercase()).collect();
+    let rows = client
+        .query(
+            "SELECT base32.base32(x), base32.from_base32(t), base32.from_base32(l) \
+             FROM unnest($1::bigint[], $2::text[], $3::text[]) WITH ORDINALITY AS u(x, t, l, n) \
+             ORDER BY n",
+            &[&values, &texts, &lower],
+        )
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), ids.len());
+    for ((row, id), text) in rows.iter().zip(&ids).zip(&texts) {
+        assert_eq!(&row.get::<_, String>(0), text, "{id}");
+        assert_eq!(row.get::<_, i64>(1), id.as_i64(), "{text}");
+        assert_eq!(row.get::<_, i64>(2), id.as_i64(), "{text}");
+    }
+    for line in vectors.lines().filter(|line| !line.starts_with('#')) {
+        let text = line.split(' ').nth(1).unwrap();
+        assert!(texts.iter().any(|t| t == text), "{text}");
+    }
+    // Crockford's substitutions, and every error in the runtime's words.
+    let row = client
+        .query_one(
+            "SELECT base32.from_base32('OOOOOO3XO44oo'), base32.from_base32('7zzzzzzzzzzzL')",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        (row.get::<_, i64>(0), row.get::<_, i64>(1)),
+        (4_194_439_168, i64::MAX - 30)
+    );
+    for text in [
+        "000000000000U",
+        "u000000000000",
+        "00000000000é0",
+        "0#1",
+        "000000000000",
+        "00000000000000",
+        "",
+        "8000000000000",
+        "zzzzzzzzzzzzz",
+        "user_0000000000000",
+    ] {
+        let expected = Snowflake::from_base32(text).unwrap_err();
+        let code = match expected {
+            snowflake_kit::ParseSnowflakeError::TooLarge => SqlState::NUMERIC_VALUE_OUT_OF_RANGE,
+            _ => SqlState::INVALID_TEXT_REPRESENTATION,
+        };
+        let sql = format!("SELECT base32.from_base32('{text}')");
+        assert_eq!(
+            error_of(&client, &sql).await,
+            (code, expected.to_string()),
+            "{text}"
+        );
+    }
+    let negative = Snowflake::try_from_i64(-1).unwrap_err().to_string();
+    let error = error_of(&client, "SELECT base32.base32(-1)").await;
+    assert_eq!(error, (SqlState::NUMERIC_VALUE_OUT_OF_RANGE, negative));
+    let row = client
+        .query_one("SELECT base32.base32(NULL), base32.from_base32(NULL)", &[])
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            row.get::<_, Option<String>>(0),
+            row.get::<_, Option<i64>>(1)
+        ),
+        (None, None)
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
 async fn composes_as_the_runtime_does() {
     let (_pg, client) = client("compose").await;
     let mut random = Random(0x2545_F491_4F6C_DD1D);
@@ -526,6 +612,8 @@ async fn every_function_is_immutable_parallel_safe_and_inlined() {
         "planner.last_at(timestamp with time zone)",
         "planner.issued_in_start(timestamp with time zone,timestamp with time zone)",
         "planner.issued_in_end(timestamp with time zone,timestamp with time zone)",
+        "planner.base32(bigint)",
+        "planner.from_base32(text)",
     ] {
         assert!(names.iter().any(|n| n == function), "{function}: {names:?}");
     }
@@ -604,6 +692,14 @@ async fn the_planner_inlines_them_and_scans_the_index_for_a_time_range() {
         ("inlined.last_at(at)", "| '4095'::bigint"),
         ("inlined.issued_in_start(at, at)", "GREATEST("),
         ("inlined.issued_in_end(at, at)", "'4194303'::bigint"),
+        (
+            "inlined.base32(id)",
+            "substr('0123456789ABCDEFGHJKMNPQRSTVWXYZ'::text",
+        ),
+        (
+            "inlined.from_base32(id::text)",
+            "strpos('0123456789ABCDEFGHJKMNPQRSTVWXYZ'::text",
+        ),
     ] {
         let plan = plan(&client, format!("SELECT {call} FROM inlined.times")).await;
         assert!(plan.contains(inlined), "{call}:\n{plan}");
