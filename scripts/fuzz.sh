@@ -8,11 +8,11 @@
 #   bash scripts/fuzz.sh SECONDS [TARGET...]                  fuzz (CI: about 60 each)
 #   bash scripts/fuzz.sh SECONDS --update-corpus [TARGET...]  and then merge what the run
 #       found into fuzz/corpus/<target>/, minimized with `cargo afl cmin`
-# Targets: from_str field_parse rfc3339 macro_tokens (fuzz/), decode (snowflake-cli),
-# server (snowflake-server). A crash's input replays without AFL++, e.g.
+# Targets: from_str field_parse rfc3339 macro_tokens server (fuzz/), decode (snowflake-cli).
+# A crash's input replays without AFL++, e.g.
 #   cargo run -p snowflake-kit-fuzz --bin rfc3339 < target/fuzz/rfc3339/default/crashes/id:...
 # and, copied into fuzz/corpus/<target>/, stays a test of `cargo test` (fuzz/tests/corpus.rs,
-# and the decode_corpus and server_corpus tests of the command and the server).
+# and the decode_corpus test of the command).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,13 +37,13 @@ plain_target=${CARGO_TARGET_DIR:-target}
 # Instrumented builds in a target directory of their own: `--cfg fuzzing` and the
 # instrumentation would otherwise rebuild the workspace's normal build each time.
 export CARGO_TARGET_DIR=target/afl
-# Only the packages of the targets asked for: the server's instrumented build (axum, tokio,
-# etcd-client) is most of a run's time.
-packages=(-p snowflake-kit-fuzz)
+# Only the packages and features of the targets asked for: the server's instrumented build
+# (axum, tokio, etcd-client) is most of a run's time.
+packages=(-p snowflake-kit-fuzz --no-default-features)
 for target in "${targets[@]}"; do
     case "$target" in
         decode) packages+=(-p snowflake-cli) ;;
-        server) packages+=(-p snowflake-server) ;;
+        server) packages+=(--features server) ;;
     esac
 done
 cargo afl build --locked "${packages[@]}"
@@ -60,7 +60,6 @@ export AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 AFL_I_DONT_CARE_ABOUT_MI
 binary() {
     case "$1" in
         decode) echo target/afl/debug/snowflake ;;
-        server) echo target/afl/debug/snowflake-server ;;
         *) echo "target/afl/debug/$1" ;;
     esac
 }

@@ -2,10 +2,10 @@
 //! that panics when the parser breaks its rule, so that AFL++ counts it as a crash.
 //!
 //! The same functions replay the corpus kept in `corpus/` ([`replay`], `tests/corpus.rs`),
-//! so that what the fuzzer found once stays found. The command's `decode` and the server's
-//! router have their checks in their own crates (`snowflake-cli/src/fuzz.rs`,
-//! `snowflake-server/src/fuzz.rs`), where their private modules are, and replay their
-//! corpus with [`replay`] too.
+//! so that what the fuzzer found once stays found. The command's `decode` has its check in
+//! its own crate (`snowflake-cli/src/fuzz.rs`), where its private modules are, and replays
+//! its corpus with [`replay`] too; the server's router is reached through its public
+//! `Service` ([`server`], with the feature `server`).
 
 // The macro's modules, compiled here as they are in snowflake-macros: a proc-macro crate
 // cannot export them. `crate::parse` and the rest name these from inside them.
@@ -26,6 +26,8 @@ mod field_parse;
 mod from_str;
 mod macro_tokens;
 mod rfc3339;
+#[cfg(feature = "server")]
+pub mod server;
 
 pub use field_parse::field_parse;
 pub use from_str::from_str;

@@ -33,10 +33,6 @@ mod api;
 mod config;
 mod error;
 mod fair;
-// The router's fuzz target: the binary's loop under `cargo afl build` (scripts/fuzz.sh),
-// its corpus replayed by the tests; in neither, not built.
-#[cfg(any(test, fuzzing))]
-pub mod fuzz;
 mod issuer;
 mod limits;
 mod listen;

@@ -9,9 +9,6 @@
 //! answer 503 saying what it waits for. SIGTERM or Ctrl-C: stop accepting, finish what is
 //! in flight, release the identity, exit 0.
 
-// Built by `cargo afl build` (scripts/fuzz.sh), the binary is the router's fuzz target.
-#![cfg_attr(fuzzing, allow(dead_code, unused_imports))]
-
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -22,12 +19,6 @@ use crate::flags::{Flags, Startup};
 
 mod flags;
 
-#[cfg(fuzzing)]
-fn main() {
-    snowflake_server::fuzz::main();
-}
-
-#[cfg(not(fuzzing))]
 fn main() -> ExitCode {
     let flags = match Flags::try_parse() {
         Ok(flags) => flags,

@@ -1,25 +1,18 @@
-//! The fuzz target of the router (scripts/fuzz.sh): arbitrary bytes as a request, a method
-//! and a target on the first line and a header on each line after it, sent in process
-//! through the router the server serves. Built by `cargo afl build` (`--cfg fuzzing`), the
-//! binary is this target's loop instead of the server; the tests replay the kept corpus,
-//! `fuzz/corpus/server/`, through the same check.
-
-use std::sync::Arc;
+//! The fuzz target of the server's router: arbitrary bytes as a request, a method and a
+//! target on the first line and a header on each line after it, sent in process through
+//! the router the server serves ([`Service::router`]), with an unleased identity.
 
 use axum::body::Body;
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderName, HeaderValue, Method, Request, Uri};
-use snowflake_kit::{Generator, Identity};
+use snowflake_kit::Identity;
+use snowflake_server::{Config, Service, axum, snowflake_kit, tokio};
 use tower::ServiceExt;
-
-use crate::issuer::Issuer;
-use crate::metrics::Metrics;
-use crate::{AppState, fair, router};
 
 /// The request that `data` spells, or `None` where hyper would refuse it before the router
 /// (a method or target that is not HTTP): `METHOD TARGET` (or `TARGET`, a GET) and then
 /// `name: value` lines; a line that is no header is left out.
-fn request(data: &[u8]) -> Option<Request<Body>> {
+pub fn request(data: &[u8]) -> Option<Request<Body>> {
     let mut lines = data.split(|&b| b == b'\n');
     let first = lines.next().unwrap_or_default();
     let (method, target) = match first.iter().position(|&b| b == b' ') {
@@ -65,13 +58,9 @@ pub fn check(data: &[u8]) {
         .build()
         .expect("a runtime");
     let identity = Identity::try_from_index(0).expect("index 0 is 00/00");
-    let state = Arc::new(AppState {
-        issuer: Issuer::Unleased(Generator::new(identity)),
-        queue: fair::Queue::default(),
-        metrics: Metrics::new().expect("the metrics"),
-    });
+    let service = Service::new(Config::unleased(identity)).expect("the service");
     let (status, content_type, body) = runtime.block_on(async {
-        let response = router(state).oneshot(request).await.expect("infallible");
+        let response = service.router().oneshot(request).await.expect("infallible");
         let status = response.status();
         let content_type = response
             .headers()
@@ -99,40 +88,5 @@ pub fn check(data: &[u8]) {
                 "{described}: {status} without an error message: {shown}"
             );
         }
-    }
-}
-
-/// The fuzzing binary's `main`: AFL++'s persistent loop over [`check`].
-#[cfg(fuzzing)]
-pub fn main() {
-    afl::fuzz(true, check);
-}
-
-#[cfg(test)]
-mod tests {
-    /// Every file of `fuzz/corpus/server/`, through [`super::check`].
-    #[test]
-    fn server_corpus() {
-        snowflake_kit_fuzz::replay("server", super::check);
-    }
-
-    /// The floor under `server_corpus`: `check` passes an input that spells no request
-    /// without asking the router, so most of the corpus (nine in ten files when this
-    /// was written) must spell one. `fuzz.sh --update-corpus` keeps what AFL++ found by
-    /// its coverage, requests or not: after one, this says whether the corpus still
-    /// tests the router.
-    #[test]
-    fn most_of_the_server_corpus_reaches_the_router() {
-        let corpus = snowflake_kit_fuzz::corpus("server");
-        let files = corpus.len();
-        let requests = corpus
-            .iter()
-            .filter(|(_, data)| super::request(data).is_some())
-            .count();
-        println!("{requests} of {files} files spell a request");
-        assert!(
-            requests * 5 >= files * 4,
-            "{requests} of {files} files spell a request"
-        );
     }
 }
