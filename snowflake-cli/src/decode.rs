@@ -32,6 +32,7 @@ use crate::output::{self, Layout, Out};
 pub(crate) struct Args {
     /// IDs in decimal, or in base32: 13 characters, after a typed ID's prefix if any
     /// (user_0000003X04400). A decimal ID of 13 digits takes a leading zero.
+    #[expect(clippy::doc_markdown, reason = "--help shows it as written")]
     // OsString: an argument that is not UTF-8 is a bad ID, reported with its place
     // while the others are decoded, not a usage error that stops everything.
     #[arg(value_name = "ID")]

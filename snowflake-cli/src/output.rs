@@ -157,12 +157,11 @@ impl<W: Write> Out<W> {
 
     /// The ID alone on a line (`generate`), or its JSON object.
     pub(crate) fn line(&mut self, id: Snowflake) -> io::Result<()> {
-        match self.format {
-            Format::Json => self.json(id)?,
-            _ => {
-                self.id(id)?;
-                self.buf.write_all(b"\n")?;
-            }
+        if self.format == Format::Json {
+            self.json(id)?;
+        } else {
+            self.id(id)?;
+            self.buf.write_all(b"\n")?;
         }
         self.buf.spill()
     }

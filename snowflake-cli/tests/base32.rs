@@ -24,13 +24,13 @@ fn known_answers() -> Vec<(String, String)> {
 #[test]
 fn decode_reads_and_writes_the_known_answers() {
     let answers = known_answers();
-    let decimals: String = answers.iter().map(|(id, _)| format!("{id}\n")).collect();
-    let base32s: String = answers
-        .iter()
-        .map(|(_, text)| format!("{text}\n"))
-        .collect();
-    let lower: String = base32s.to_lowercase();
-    let typed: String = answers.iter().map(|(_, t)| format!("user_{t}\n")).collect();
+    let lines = |line: &dyn Fn(&(String, String)) -> String| -> String {
+        answers.iter().map(|answer| line(answer) + "\n").collect()
+    };
+    let decimals = lines(&|(id, _)| id.clone());
+    let base32s = lines(&|(_, text)| text.clone());
+    let lower = base32s.to_lowercase();
+    let typed = lines(&|(_, text)| format!("user_{text}"));
     let rows = ok_with_stdin(&["decode"], &decimals);
     for input in [&base32s, &lower, &typed] {
         assert_eq!(ok_with_stdin(&["decode"], input), rows, "{input}");
@@ -44,7 +44,7 @@ fn decode_reads_and_writes_the_known_answers() {
     {
         assert_eq!(row.split('\t').next(), Some(id.as_str()));
         assert_eq!(line.split('\t').next(), Some(text.as_str()));
-        assert_eq!(line.split('\t').skip(1).eq(row.split('\t').skip(1)), true);
+        assert!(line.split('\t').skip(1).eq(row.split('\t').skip(1)));
         assert_eq!(field(json, "id"), id.as_str());
         assert_eq!(field(json, "base32"), text.as_str());
     }

@@ -1,9 +1,11 @@
-# Halaman dalam bahasa Indonesia: setiap katanya (snowflake-server/src/page/); aturannya ada di kepala en.ftl.
+# Halaman dalam bahasa Indonesia: setiap katanya, sebagaimana snowflake-page menampilkannya;
+# aturannya ada di kepala en.ftl. Kata benda Indonesia tidak berubah bentuk karena bilangan
+# (CLDR hanya mengenal kategori other), jadi tidak ada pesan di sini yang memilih bentuk jamak.
 
 ## The page
 
 page-title = Generator ID Snowflake: buat dan dekode ID 64-bit
-page-description = Buat ID Snowflake dengan susunan bit Twitter dari stempel waktu, ID pusat data, ID mesin, dan nomor urutan, atau dekode ID yang sudah ada, lalu lihat ke-64 bitnya segmen demi segmen, lengkap dengan penjelasan format dan perhitungan langkah demi langkah untuk masukan Anda.
+page-description = Buat ID Snowflake dengan susunan bit Twitter dari stempel waktu, ID pusat data, ID mesin, dan nomor urutan, atau dekode ID yang sudah ada, lalu lihat seluruh 64 bitnya segmen demi segmen, lengkap dengan penjelasan format dan perhitungan langkah demi langkah untuk masukan Anda.
 page-heading = Generator ID Snowflake
 page-lead = ID Snowflake memadatkan waktu, pusat data, mesin, dan nomor urutan ke dalam satu bilangan bulat 64-bit. Ketikkan keempat nilai itu untuk melihat bagaimana semuanya mengisi bit-bit ID, atau dekode ID yang sudah Anda miliki.
 languages = Bahasa
@@ -11,13 +13,14 @@ languages = Bahasa
 ## The form
 
 field-ts = Stempel waktu
-field-ts-hint = waktu Unix dalam milidetik atau tanggal RFC 3339; kosongkan untuk waktu saat ini
+field-ts-hint = dalam milidetik Unix atau tanggal RFC 3339; kosongkan untuk waktu saat ini
 field-dc = ID pusat data
 field-machine = ID mesin
 field-seq = Nomor urutan
 field-range-hint = { $min } hingga { $max }
 compose = Buat
 decode = Dekode ID
+decode-hint = dalam digit desimal, atau { $digits } karakter base32-nya
 decode-button = Dekode
 copy = Salin
 copied = Tersalin
@@ -26,6 +29,8 @@ selected = Terpilih
 ## The result
 
 result-id = ID
+result-base32 = Bentuk pendek (base32):
+result-near-epoch = ID ini terurai ke waktu yang kurang dari sehari setelah epoch Twitter, jadi mungkin sama sekali bukan ID Snowflake: sampai hari itu Twitter memberi nomor tweet mulai dari 1, dan kunci auto-increment juga tampak seperti ini.
 result-time = Waktu
 result-ms = { $ms } md
 result-segment = Segmen
@@ -52,12 +57,13 @@ expected-ts = masukkan waktu Unix dalam milidetik dari { $min } hingga { $max },
 error-empty = Kolom ini kosong; { $expected }.
 error-negative = { $text } bernilai negatif; { $expected }.
 error-plus = { $text } memuat tanda plus, padahal hanya digit yang dibaca; { $expected }.
-error-fraction = { $text } bukan bilangan bulat; { $expected }.
+error-fraction = { $text } bukan bilangan bulat: di sini koma menandai desimal, dan titik memisahkan ribuan; { $expected }.
+error-grouping = { $text } memuat titik di tempat yang salah: titik memisahkan digit menjadi kelompok tiga angka, dihitung dari kanan; { $expected }.
 error-not-digits = { $text } bukan bilangan bulat yang ditulis dengan digit desimal; { $expected }.
 error-too-large = { $text } terlalu besar untuk muat dalam 64 bit; { $expected }.
-error-out-of-range = { $value } berada di luar rentang { $name }, yaitu { $min } hingga { $max } ({ $bits } bit).
-error-before-epoch = { $ms } md jatuh sebelum epoch Twitter, { $epoch } ({ $epoch-ms } md): stempel waktu baru dimulai dari titik itu.
-error-after-max = { $ms } md jatuh setelah { $max } ({ $max-ms } md), saat terakhir yang masih muat dalam { $bits } bit.
+error-out-of-range = { $text } berada di luar rentang { $name }, yaitu { $min } hingga { $max } ({ $bits } bit).
+error-before-epoch = { $text } jatuh sebelum epoch Twitter, { $epoch } ({ $epoch-ms } md): stempel waktu Snowflake dihitung mulai dari titik itu.
+error-after-max = { $text } jatuh setelah { $max } ({ $max-ms } md), saat terakhir yang masih muat dalam { $bits } bit.
 error-date-syntax = { $text } bukan tanggal RFC 3339: karakter ke-{ $position } tidak sesuai; { $expected }.
 error-date-part = { $text } tidak mungkin ada: nilai { $part } ({ $value }) berada di luar rentang { $min } hingga { $max }.
 date-part = { $part ->
@@ -73,9 +79,11 @@ error-leap-second = { $text } memuat detik bernilai 60, yaitu detik kabisat, yan
 error-finer = { $text } lebih rinci daripada milidetik: stempel waktu Snowflake berupa milidetik bulat, jadi semua digit sesudah digit ketiga di belakang titik harus 0.
 error-before-1970 = { $text } jatuh sebelum tahun 1970, sehingga juga sebelum epoch Twitter, { $epoch }.
 error-other = { $text } tidak dapat diterima; { $expected }.
-error-id-empty = Masukkan ID: ID Snowflake ditulis dengan digit desimal.
-error-id-character = { $character } (karakter ke-{ $position }) bukan digit: ID Snowflake hanya ditulis dengan digit desimal.
+error-id-empty = Masukkan ID: dalam digit desimal, atau dalam { $digits } karakter bentuk base32-nya.
+error-id-character = { $character } (karakter ke-{ $position }) bukan digit: ID Snowflake ditulis hanya dengan digit desimal, atau dengan { $digits } karakter base32.
 error-id-too-large = Bilangan ini terlalu besar: nilai ID Snowflake paling besar { $max }.
+error-id-base32-character = { $character } (karakter ke-{ $position }) bukan karakter base32: ID dalam base32 ditulis dengan digit dan huruf A sampai Z, kecuali U.
+error-id-base32-length = ID dalam base32 terdiri atas { $digits } karakter; yang ini { $length }.
 
 ## Dates in the text
 
@@ -111,8 +119,8 @@ tool-result = Halaman ini menggabungkan keempat nilai menjadi satu ID 64-bit dan
 tool-epoch = Waktu dihitung dari titik awal yang tetap, yaitu epoch Twitter: { $date }, atau { $ms } milidetik setelah epoch Unix. Titik awal ini tidak dapat digeser: setiap ID diukur dari saat yang sama itu.
 
 structure-heading = Struktur ID Snowflake
-structure-intro = ID Snowflake adalah bilangan bulat 64-bit yang dibagi menjadi lima bagian, dibaca dari bit paling signifikan ke bawah:
-structure-caption = Ke-64 bit ID Snowflake, dari bit 63 di sebelah kiri sampai bit 0 di sebelah kanan.
+structure-intro = ID Snowflake adalah bilangan bulat 64-bit: satu bit teratas, lalu empat bagian, dibaca dari bit paling signifikan ke bawah:
+structure-caption = Seluruh 64 bit ID Snowflake, dari bit 63 di sebelah kiri sampai bit 0 di sebelah kanan.
 structure-bits = { $count ->
     [one] { $count } bit
    *[other] { $count } bit
@@ -125,9 +133,10 @@ formula-intro = ID disusun dengan rumus berikut:
 formula-where = dengan <var>t</var> sebagai stempel waktu dalam milidetik, <var>d</var> sebagai delta dari epoch, <var>c</var> sebagai ID pusat data, <var>m</var> sebagai ID mesin, <var>s</var> sebagai nomor urutan, dan <var>I</var> sebagai ID yang sudah jadi.
 formula-shift = <code>&lt;&lt;</code> adalah pergeseran bit ke kiri: setiap bit bilangan berpindah ke kiri, dan menggeser bilangan { $ts-shift } bit ke kiri sama dengan mengalikannya dengan 2<sup>{ $ts-shift }</sup>, yaitu { $factor }. Besar pergeseran itu langsung mengikuti lebar kolom: nomor urutan lebarnya { $seq-bits } bit, sehingga ID mesin dimulai pada bit { $machine-shift }; ID mesin lebarnya { $machine-bits } bit, sehingga ID pusat data dimulai pada bit { $dc-shift } ({ $machine-shift } + { $machine-bits }); ID pusat data lebarnya { $dc-bits } bit, sehingga stempel waktu dimulai pada bit { $ts-shift } ({ $dc-shift } + { $dc-bits }).
 
-example-heading = Cara menghitung ID Snowflake: langkah demi langkah dengan masukan Anda
+example-heading = Cara menghitung ID Snowflake: contoh terperinci
+example-seed-intro = Misalkan seseorang memasukkan:
 example-intro = Ambil nilai dari formulir di atas:
-example-ts = Stempel waktu: { $ts } ({ $delta } md setelah epoch Twitter)
+example-ts = Stempel waktu: { $ts } (tepat { $delta } md setelah epoch Twitter)
 example-dc = ID pusat data: { $dc }
 example-machine = ID mesin: { $machine }
 example-seq = Nomor urutan: { $seq }
@@ -138,7 +147,9 @@ example-shifted-ts = Stempel waktu: { $shift }
 example-shifted-dc = ID pusat data: { $shift }
 example-shifted-machine = ID mesin: { $shift }
 example-shifted-seq = Nomor urutan: { $shift }
-example-result = Itulah ID Snowflake untuk masukan ini: { $id }. Hasil di atas membagi kembali 64 bit yang sama menjadi stempel waktu { $ts-bits }-bit, ID pusat data { $dc-bits }-bit, ID mesin { $machine-bits }-bit, dan nomor urutan { $seq-bits }-bit, sehingga struktur bilangan itu tetap terlihat.
+example-result = Itulah ID Snowflake untuk masukan Anda, sama dengan yang ditampilkan hasil di atas: { $id }.
+example-seed-result = Itulah ID Snowflake untuk masukan ini: { $id }. Tampilan hasil di halaman ini membagi kembali 64 bit sebuah ID dengan cara yang sama, menjadi blok stempel waktu { $ts-bits }-bit, blok pusat data { $dc-bits }-bit, blok mesin { $machine-bits }-bit, dan blok urutan { $seq-bits }-bit, sehingga struktur bilangan itu tetap terlihat.
+example-yours-heading = Masukan Anda, dihitung dengan cara yang sama
 example-invalid = Perbaiki kolom yang ditandai di atas agar perhitungan untuk masukan Anda dapat ditampilkan di sini.
 
 uses-heading = Di mana ID Snowflake digunakan
@@ -147,7 +158,7 @@ uses-text = Twitter membuat format ini untuk memberi setiap cuitan ID yang unik 
 limits-heading = Batasan ID Snowflake
 limits-state = Generator Snowflake di lingkungan produksi terus memantau jam dan mengingat keadaannya: generator itu menaikkan nomor urutan untuk setiap ID yang dibuat dalam milidetik yang sama, lalu menunggu milidetik berikutnya begitu nomor urutan mencapai { $max-seq }. Halaman ini tidak menyimpan keadaan apa pun di antara dua perhitungan: setiap ID disusun hanya dari apa yang Anda ketik, sehingga halaman ini lebih tepat disebut alat untuk mempelajari format daripada layanan penerbit ID yang sesungguhnya. Peran itu dijalankan oleh generator dalam pustaka snowflake-kit.
 limits-intro = Rancangan ini sendiri memiliki batas-batas tetap, siapa pun yang mengimplementasikannya:
-limits-epoch = <strong>Epoch yang tetap</strong>: stempel waktu baru dapat dikodekan mulai { $epoch }; tanggal yang lebih awal tidak dapat dikodekan.
+limits-epoch = <strong>Epoch yang tetap</strong>: hanya waktu sejak { $epoch } yang dapat dikodekan; tanggal yang lebih awal tidak dapat dikodekan.
 limits-ceiling = <strong>Batas atas waktu</strong>: stempel waktu { $bits }-bit habis pada { $max }. Setelah itu, delta dari epoch tidak lagi muat dalam { $bits } bit.
 limits-sequence = <strong>Batas per milidetik</strong>: dalam milidetik yang sama, satu mesin hanya dapat menerbitkan { $ids } ID yang berbeda (0 hingga { $max-seq }).
 limits-machines = <strong>Batas jumlah mesin</strong>: dengan { $dc-bits } bit untuk ID pusat data dan { $machine-bits } bit untuk ID mesin, satu penerapan memiliki { $identities } identitas mesin ({ $dcs } × { $machines }) yang dapat dibagikan tanpa benturan.

@@ -29,7 +29,7 @@ pub(crate) fn date(words: &Words, time: Rfc3339) -> Markup {
         "date-time",
         &Args::new(words.lang())
             .ltr("year", &time.year().to_string())
-            .select("month", u64::from(time.month()))
+            .number("month", u64::from(time.month()))
             .ltr("day", &time.day().to_string())
             // One unit, left to right: a time's parts in Hebrew text keep their order.
             .html("time", ltr(clock)),
@@ -76,17 +76,29 @@ fn p(words: &Words, id: &str, args: &Args) -> Markup {
 /// The IDs one machine may issue in a millisecond: 4,096.
 const IDS_PER_MS: u64 = MAX_SEQUENCE as u64 + 1;
 
+/// The seed's example: exactly 1,000 ms after the epoch, datacenter 1, machine 1,
+/// sequence 0, which is ID 4,194,439,168.
+const SEED_EXAMPLE: Snowflake = match snowflake_kit::compose(TWITTER_EPOCH_MS + 1_000, 1, 1, 0) {
+    Ok(id) => id,
+    Err(_) => panic!("internal error: the seed's example is a Snowflake"),
+};
+
 /// The explanation, with `worked` (the worked example for the form's values,
-/// [`worked_example`]) in its place. Around the example it is the same for every page in a
-/// language: written once per catalogue, at its first page.
+/// [`worked_example`]) in its place, after the seed's own example. Around the reader's
+/// example it is the same for every page in a language: written once per catalogue, at its
+/// first page.
 pub(crate) fn explanation(words: &Words, worked: &Markup) -> Markup {
-    let (before, after) = words.around.get_or_init(|| around_the_example(words));
-    let example = section(words, "example", &html! { div id="worked" { (worked) } });
-    html! { (before) (example) (after) }
+    let [before, seed, after] = words.around.get_or_init(|| around_the_example(words));
+    let example = html! {
+        (seed)
+        h3 { (words.get("example-yours-heading")) }
+        div id="worked" { (worked) }
+    };
+    html! { (before) (section(words, "example", &example)) (after) }
 }
 
-/// The sections before the worked example, and those after it.
-fn around_the_example(words: &Words) -> (Markup, Markup) {
+/// The sections before the worked examples, the seed's example, and the sections after.
+fn around_the_example(words: &Words) -> [Markup; 3] {
     let args = || Args::new(words.lang());
     let before = html! {
         (section(words, "about", &p(words, "about-text", &args().ltr("year", &epoch_year()))))
@@ -101,7 +113,13 @@ fn around_the_example(words: &Words) -> (Markup, Markup) {
         (section(words, "faq", &faq(words)))
         (section(words, "sources", &sources(words)))
     };
-    (before, after)
+    let seed = steps(
+        words,
+        SEED_EXAMPLE,
+        "example-seed-intro",
+        "example-seed-result",
+    );
+    [before, seed, after]
 }
 
 /// How the page works: the four inputs with their ranges, the result, the epoch.
@@ -111,7 +129,7 @@ fn tool(words: &Words) -> Markup {
         args()
             .number("min", field.min())
             .number("max", field.max())
-            .select("bits", bits.into())
+            .number("bits", bits.into())
     };
     let epoch = args()
         .html("date", date(words, epoch()))
@@ -129,11 +147,11 @@ fn tool(words: &Words) -> Markup {
     }
 }
 
-/// The structure: the five parts, their figure, the sign and the order.
+/// The structure: the top bit and four parts, their figure, the sign and the order.
 fn structure(words: &Words) -> Markup {
     let order = Args::new(words.lang())
-        .select("ts-bits", TIMESTAMP_BITS.into())
-        .select("seq-bits", SEQUENCE_BITS.into());
+        .number("ts-bits", TIMESTAMP_BITS.into())
+        .number("seq-bits", SEQUENCE_BITS.into());
     html! {
         p { (words.get("structure-intro")) }
         (layout_figure(words))
@@ -145,12 +163,12 @@ fn structure(words: &Words) -> Markup {
 /// The formula as code, what its letters are, and why the shifts are what they are.
 fn formula(words: &Words) -> Markup {
     let shift = Args::new(words.lang())
-        .select("ts-shift", TIMESTAMP_SHIFT.into())
-        .select("dc-shift", DATACENTER_SHIFT.into())
-        .select("machine-shift", MACHINE_SHIFT.into())
-        .select("seq-bits", SEQUENCE_BITS.into())
-        .select("machine-bits", MACHINE_BITS.into())
-        .select("dc-bits", DATACENTER_BITS.into())
+        .number("ts-shift", TIMESTAMP_SHIFT.into())
+        .number("dc-shift", DATACENTER_SHIFT.into())
+        .number("machine-shift", MACHINE_SHIFT.into())
+        .number("seq-bits", SEQUENCE_BITS.into())
+        .number("machine-bits", MACHINE_BITS.into())
+        .number("dc-bits", DATACENTER_BITS.into())
         .number("factor", 1 << TIMESTAMP_SHIFT);
     html! {
         p { (words.get("formula-intro")) }
@@ -172,13 +190,13 @@ fn limits(words: &Words) -> Markup {
     let state = args().number("max-seq", MAX_SEQUENCE.into());
     let ceiling = args()
         .html("max", date(words, last()))
-        .select("bits", TIMESTAMP_BITS.into());
+        .number("bits", TIMESTAMP_BITS.into());
     let sequence = args()
         .number("ids", IDS_PER_MS)
         .number("max-seq", MAX_SEQUENCE.into());
     let machines = args()
-        .select("dc-bits", DATACENTER_BITS.into())
-        .select("machine-bits", MACHINE_BITS.into())
+        .number("dc-bits", DATACENTER_BITS.into())
+        .number("machine-bits", MACHINE_BITS.into())
         .number("identities", dcs * machines)
         .number("dcs", dcs)
         .number("machines", machines);
@@ -221,7 +239,7 @@ fn faq(words: &Words) -> Markup {
                 "faq-rate-a",
                 &args()
                     .number("ids", IDS_PER_MS)
-                    .select("bits", SEQUENCE_BITS.into())
+                    .number("bits", SEQUENCE_BITS.into())
                     .number("max-seq", MAX_SEQUENCE.into()),
             ),
         ),
@@ -231,7 +249,7 @@ fn faq(words: &Words) -> Markup {
                 "faq-until-a",
                 &args()
                     .html("max", date(words, last()))
-                    .select("bits", TIMESTAMP_BITS.into())
+                    .number("bits", TIMESTAMP_BITS.into())
                     .ltr("years", &words.lang().tenths(years_in_tenths()))
                     .ltr("year", &epoch_year()),
             ),
@@ -269,7 +287,7 @@ fn layout_figure(words: &Words) -> Markup {
         html! { (top) @if top != bottom { "–" (bottom) } }
     };
     let width = |segment: Segment| {
-        let count = Args::new(words.lang()).select("count", segment.width().into());
+        let count = Args::new(words.lang()).number("count", segment.width().into());
         words.format("structure-bits", &count)
     };
     html! {
@@ -290,9 +308,15 @@ fn layout_figure(words: &Words) -> Markup {
 
 /// The three steps for `input`, the ID that the form's values make.
 pub(crate) fn worked_example(words: &Words, input: Option<Snowflake>) -> Markup {
-    let Some(id) = input else {
-        return html! { p class="muted" { (words.get("example-invalid")) } };
-    };
+    input.map_or_else(
+        || html! { p class="muted" { (words.get("example-invalid")) } },
+        |id| steps(words, id, "example-intro", "example-result"),
+    )
+}
+
+/// The values that make `id`, after the message `intro`, and the three steps to `id`, then
+/// the message `result`: the seed's example and the reader's, in the same words.
+fn steps(words: &Words, id: Snowflake, intro: &str, result: &str) -> Markup {
     let lang = words.lang();
     let n = |v: u64| lang.number(v);
     let unix_ms = id.timestamp_ms();
@@ -329,22 +353,29 @@ pub(crate) fn worked_example(words: &Words, input: Option<Snowflake>) -> Markup 
         ),
         words.format("example-seq", &Args::new(lang).number("seq", seq)),
     ];
-    let result = Args::new(lang)
+    let said = Args::new(lang)
         .typed("id", &id.to_string())
-        .select("ts-bits", TIMESTAMP_BITS.into())
-        .select("dc-bits", DATACENTER_BITS.into())
-        .select("machine-bits", MACHINE_BITS.into())
-        .select("seq-bits", SEQUENCE_BITS.into());
+        .number("ts-bits", TIMESTAMP_BITS.into())
+        .number("dc-bits", DATACENTER_BITS.into())
+        .number("machine-bits", MACHINE_BITS.into())
+        .number("seq-bits", SEQUENCE_BITS.into());
     html! {
-        p { (words.get("example-intro")) }
+        p { (words.get(intro)) }
         ul { @for input in inputs { li { (input) } } }
         p { (words.get("example-step-1")) }
         p class="math" dir="ltr" { (n(unix_ms)) " − " (n(TWITTER_EPOCH_MS)) " = " (n(delta)) }
         p { (words.get("example-step-2")) }
         ul { @for (message, value, shift) in shifted { li { (step(message, value, shift)) } } }
         p { (words.get("example-step-3")) }
-        p class="math" dir="ltr" { (parts.join(" | ")) " = " (parts.join(" + ")) " = " (n(id.as_u64())) }
-        p { (words.format("example-result", &result)) }
+        // By hand, not `join`, which is a kilobyte of the page's module.
+        p class="math" dir="ltr" {
+            @for (op, end) in [(" | ", " = "), (" + ", " = ")] {
+                @for (i, part) in parts.iter().enumerate() { @if i > 0 { (op) } (part) }
+                (end)
+            }
+            (n(id.as_u64()))
+        }
+        p { (words.format(result, &said)) }
     }
 }
 
@@ -448,6 +479,78 @@ mod tests {
     }
 
     #[test]
+    fn the_seeds_example_stands_before_the_readers_in_every_language() {
+        let now = compose(1_656_432_460_105, 11, 26, 0).unwrap();
+        for (lang, seed, yours) in [
+            (
+                Lang::Id,
+                "Misalkan seseorang memasukkan:\nStempel waktu: 1.288.834.975.657 (tepat 1.000 md setelah epoch Twitter)\n",
+                "Ambil nilai dari formulir di atas:\nStempel waktu: 1.656.432.460.105 (tepat 367.597.485.448 md setelah epoch Twitter)\n",
+            ),
+            (
+                Lang::He,
+                "נניח שמישהו מזין:\nחותמת זמן: 1,288,834,975,657 (בדיוק 1,000 אלפיות שנייה אחרי ראשית הזמן של Twitter)\n",
+                "נתחיל מהערכים שבטופס למעלה:\nחותמת זמן: 1,656,432,460,105 (בדיוק 367,597,485,448 אלפיות שנייה אחרי ראשית הזמן של Twitter)\n",
+            ),
+            (
+                Lang::En,
+                "Suppose someone enters:\nTimestamp: 1,288,834,975,657 (exactly 1,000 ms after the Twitter epoch)\n",
+                "Take the values of the form above:\nTimestamp: 1,656,432,460,105 (exactly 367,597,485,448 ms after the Twitter epoch)\n",
+            ),
+        ] {
+            let words = Words::of(lang);
+            let html = explanation(words, &worked_example(words, Some(now))).into_string();
+            let example = &html[html.find(r#"<section id="example""#).unwrap()..];
+            let example = &example[..example.find("</section>").unwrap()];
+            let (seed_part, reader_part) = example.split_once(r#"<div id="worked">"#).unwrap();
+            let (seed_part, reader_part) = (text(seed_part), text(reader_part));
+            assert!(seed_part.contains(seed), "{lang:?}: {seed_part}");
+            assert!(seed_part.contains("4194439168"), "{lang:?}: {seed_part}");
+            assert!(!seed_part.contains("1541815603606036480"), "{lang:?}");
+            assert!(reader_part.contains(yours), "{lang:?}: {reader_part}");
+            assert!(reader_part.contains("1541815603606036480"), "{lang:?}");
+            // The reader's steps are the renderer's, under their own heading.
+            let heading = words.get("example-yours-heading").into_string();
+            assert!(example.contains(&format!("<h3>{heading}</h3>")), "{lang:?}");
+        }
+    }
+
+    #[test]
+    fn a_count_takes_its_nouns_plural_form() {
+        let one = compose(TWITTER_EPOCH_MS + 1, 0, 0, 0).unwrap();
+        let two = compose(TWITTER_EPOCH_MS + 2, 0, 0, 0).unwrap();
+        for (lang, id, said) in [
+            (
+                Lang::He,
+                one,
+                "(בדיוק אלפית שנייה אחת אחרי ראשית הזמן של Twitter)",
+            ),
+            (
+                Lang::He,
+                two,
+                "(בדיוק 2 אלפיות שנייה אחרי ראשית הזמן של Twitter)",
+            ),
+            (Lang::En, one, "(exactly 1 ms after the Twitter epoch)"),
+            (Lang::Id, one, "(tepat 1 md setelah epoch Twitter)"),
+        ] {
+            let example = text(&worked_example(Words::of(lang), Some(id)).0);
+            assert!(example.contains(said), "{lang:?}: {example}");
+        }
+        // The sign's one bit, beside the others' several, in the layout figure.
+        for (lang, one, several) in [
+            (Lang::He, "סיבית אחת", "41 סיביות"),
+            (Lang::En, "1 bit", "41 bits"),
+            (Lang::Id, "1 bit", "41 bit"),
+        ] {
+            let figure = text(&super::layout_figure(Words::of(lang)).0);
+            assert!(
+                figure.contains(one) && figure.contains(several),
+                "{lang:?}: {figure}"
+            );
+        }
+    }
+
+    #[test]
     fn without_a_valid_input_the_example_says_what_to_do() {
         for lang in Lang::ALL {
             let html = worked_example(Words::of(lang), None).into_string();
@@ -475,7 +578,7 @@ mod tests {
             "1,024 machine identities (32 × 32)",
             "only 4,096 different IDs (0 to 4,095)",
             "about 69.7 years counted from the 2010 epoch",
-            "the datacenter ID starts 17 bits up (12 + 5)",
+            "the datacenter ID starts at bit 17 (12 + 5)",
         ] {
             assert!(en.contains(figure), "{figure}\n{en}");
         }
@@ -491,12 +594,9 @@ mod tests {
             )
             .into_string();
             let figure = &html[html.find(r#"<figure id="layout">"#).unwrap()..];
-            let positions: Vec<&str> = figure
-                .split(r#"dir="ltr">"#)
-                .skip(2)
-                .take(5)
-                .map(|cell| cell.split('<').next().unwrap())
-                .collect();
+            // The third row's cells: the bits each segment holds.
+            let row = figure.split("<tr>").nth(3).unwrap();
+            let positions: Vec<String> = row.split("</td>").take(5).map(text).collect();
             assert_eq!(
                 positions,
                 ["63", "62–22", "21–17", "16–12", "11–0"],

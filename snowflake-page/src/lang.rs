@@ -1,5 +1,7 @@
-//! The page's languages: where each lives, how it writes numbers, and which one a
-//! browser's `Accept-Language` asks for.
+//! The page's languages: where each lives, how it writes and reads numbers, and which one
+//! a browser's `Accept-Language` asks for.
+
+use std::borrow::Cow;
 
 /// A language the page is written in.
 ///
@@ -125,6 +127,71 @@ impl Lang {
         out
     }
 
+    /// `text` as the runtime reads numbers, where it is a number as this language writes one
+    /// (a sign, digits, this language's two marks): its group marks dropped (`4.095` in
+    /// Indonesian, `4,095` in Hebrew and English, is `4095`), and whatever follows its
+    /// decimal mark a fraction in the runtime's notation, which the runtime refuses as one
+    /// (`4,5` in Indonesian is `4.5`; `1.288.834` in English is `1.288834`, not a date). Other
+    /// text is as it was, for the runtime to judge: a date, `0x1F`.
+    ///
+    /// # Errors
+    ///
+    /// [`Misgrouped`] where group marks do not part the whole number into groups of three
+    /// after a first of one to three digits (`40.95` in Indonesian, `4,0950` in English).
+    ///
+    /// ```text
+    /// id: 1.288.834.975.657 -> 1288834975657, 4,5 -> 4.5, 40.95 -> Misgrouped
+    /// en: 1,288,834,975,657 -> 1288834975657, 4.5 -> 4.5, 40,95 -> Misgrouped
+    /// ```
+    pub(crate) fn unmark(self, text: &str) -> Result<Cow<'_, str>, Misgrouped> {
+        // Bytes, not `str` patterns, which are a kilobyte of the page's module.
+        let (group, decimal) = (self.group_mark() as u8, self.decimal_mark() as u8);
+        let bytes = text.as_bytes();
+        let sign = usize::from(matches!(bytes.first(), Some(b'-' | b'+')));
+        let number = &bytes[sign..];
+        let mark = |b: &u8| *b == group || *b == decimal;
+        if !number.iter().any(mark) || !number.iter().all(|b| b.is_ascii_digit() || mark(b)) {
+            return Ok(Cow::Borrowed(text));
+        }
+        let mut plain = String::with_capacity(text.len());
+        if sign == 1 {
+            plain.push(char::from(bytes[0]));
+        }
+        // Digits since the start or the last group mark, and whether there was one.
+        let (mut run, mut grouped, mut fraction) = (0, false, false);
+        for &b in number {
+            if fraction {
+                // A fraction's digits, for the runtime to refuse as one.
+                if b.is_ascii_digit() {
+                    plain.push(char::from(b));
+                }
+            } else if b.is_ascii_digit() {
+                run += 1;
+                plain.push(char::from(b));
+            } else {
+                let placed = match (grouped, b == group) {
+                    // After a group mark, three digits.
+                    (true, _) => run == 3,
+                    // The first group mark, after one to three digits.
+                    (false, true) => (1..=3).contains(&run),
+                    // The decimal mark of a whole part without group marks.
+                    (false, false) => true,
+                };
+                if !placed {
+                    return Err(Misgrouped);
+                }
+                (run, grouped, fraction) = (0, b == group, b == decimal);
+                if fraction {
+                    plain.push('.');
+                }
+            }
+        }
+        if grouped && !fraction && run != 3 {
+            return Err(Misgrouped);
+        }
+        Ok(Cow::Owned(plain))
+    }
+
     /// `tenths / 10` with one decimal, as this language writes it: `69,7` or `69.7`.
     pub(crate) fn tenths(self, tenths: u64) -> String {
         format!(
@@ -184,6 +251,10 @@ impl Lang {
     }
 }
 
+/// A number whose group marks are out of place for its language: [`Lang::unmark`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Misgrouped;
+
 /// A q-value in thousandths (`0.8` -> 800), or `None` where it is not one: RFC 9110's
 /// `0[.ddd]` or `1[.000]`.
 fn quality(text: &str) -> Option<u16> {
@@ -191,7 +262,14 @@ fn quality(text: &str) -> Option<u16> {
     if fraction.len() > 3 || !fraction.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let thousandths = format!("{fraction:0<3}").parse::<u16>().ok()?;
+    // `0.8` is 800: the digits, then zeros, to three places.
+    let digit = |i: usize| {
+        fraction
+            .as_bytes()
+            .get(i)
+            .map_or(0, |b| u16::from(b - b'0'))
+    };
+    let thousandths = digit(0) * 100 + digit(1) * 10 + digit(2);
     match whole {
         "0" => Some(thousandths),
         "1" if thousandths == 0 => Some(1000),
@@ -225,6 +303,87 @@ mod tests {
         assert_eq!(Lang::Id.tenths(697), "69,7");
         assert_eq!(Lang::He.tenths(697), "69.7");
         assert_eq!(Lang::En.tenths(12_340), "1,234.0");
+    }
+
+    #[test]
+    fn numbers_are_read_as_each_language_writes_them() {
+        use super::Misgrouped;
+
+        // What the runtime is given; `Err` where the marks are out of place.
+        let id: &[(&str, Result<&str, Misgrouped>)] = &[
+            ("4.095", Ok("4095")),
+            ("1.288.834.975.657", Ok("1288834975657")),
+            ("1.000", Ok("1000")),
+            ("999", Ok("999")),
+            ("999.999", Ok("999999")),
+            ("-4.095", Ok("-4095")),
+            ("+4.095", Ok("+4095")),
+            // A decimal comma: a fraction, in the runtime's words.
+            ("4,095", Ok("4.095")),
+            ("4.095,5", Ok("4095.5")),
+            (",5", Ok(".5")),
+            ("1,288,834,975,657", Ok("1.288834975657")),
+            // Groups of three after a first of one to three digits, and nothing else.
+            ("1000.000", Err(Misgrouped)),
+            (".095", Err(Misgrouped)),
+            ("40.95", Err(Misgrouped)),
+            ("4.0950", Err(Misgrouped)),
+            ("4..095", Err(Misgrouped)),
+            ("4.095.", Err(Misgrouped)),
+            ("1.5", Err(Misgrouped)),
+            ("-1.5", Err(Misgrouped)),
+            // Not a number as Indonesian writes one: as it is, for the runtime.
+            ("4095", Ok("4095")),
+            ("", Ok("")),
+            ("-", Ok("-")),
+            ("4 095", Ok("4 095")),
+            ("0x1F", Ok("0x1F")),
+            ("1.5e3", Ok("1.5e3")),
+            ("2022-06-28T16:07:40.105Z", Ok("2022-06-28T16:07:40.105Z")),
+        ];
+        let en: &[(&str, Result<&str, Misgrouped>)] = &[
+            ("4,095", Ok("4095")),
+            ("1,288,834,975,657", Ok("1288834975657")),
+            ("1,000", Ok("1000")),
+            ("-4,095", Ok("-4095")),
+            ("4.095", Ok("4.095")),
+            ("4,095.5", Ok("4095.5")),
+            ("1.288.834.975.657", Ok("1.288834975657")),
+            ("1.5,3", Ok("1.53")),
+            ("1000,000", Err(Misgrouped)),
+            (",095", Err(Misgrouped)),
+            ("40,95", Err(Misgrouped)),
+            ("4,0950", Err(Misgrouped)),
+            ("4,095,", Err(Misgrouped)),
+            ("4,09.5", Err(Misgrouped)),
+            ("4095", Ok("4095")),
+            ("4_095", Ok("4_095")),
+            ("2022-06-28T16:07:40.105Z", Ok("2022-06-28T16:07:40.105Z")),
+        ];
+        for (lang, cases) in [(Lang::Id, id), (Lang::He, en), (Lang::En, en)] {
+            for &(text, want) in cases {
+                let read = lang.unmark(text);
+                assert_eq!(read.as_deref().map_err(|e| *e), want, "{lang:?} {text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_number_a_language_writes_reads_back() {
+        for lang in Lang::ALL {
+            for n in [
+                0,
+                7,
+                999,
+                1_000,
+                4_095,
+                131_072,
+                1_288_834_975_657,
+                u64::MAX,
+            ] {
+                assert_eq!(lang.unmark(&lang.number(n)).as_deref(), Ok(&*n.to_string()));
+            }
+        }
     }
 
     #[test]

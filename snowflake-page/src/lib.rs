@@ -32,7 +32,7 @@ use maud::{Markup, PreEscaped, html};
 use sha2::{Digest, Sha256};
 use snowflake_kit::{Clock, Field, Snowflake};
 
-use form::{Refused, Spaces, compose_form, decode_text, value};
+use form::{Refused, Spaces, compose_typed, decode_text, value};
 pub use lang::Lang;
 /// The runtime whose types this API names (`Snowflake`, `Clock`, `Field`, its errors), at
 /// the version the page is built with.
@@ -123,8 +123,9 @@ fn sha256_base64(text: &str) -> String {
     STANDARD.encode(Sha256::digest(text.as_bytes()))
 }
 
-/// The result block for `id`: the ID, its time, its bits segment by segment.
-fn result(words: &Words, id: Snowflake) -> Markup {
+/// The result block for `id`: the ID and its base32, its time, its bits segment by
+/// segment; for an ID `decoded` near the epoch, the word that it may be no Snowflake.
+fn result(words: &Words, id: Snowflake, decoded: bool) -> Markup {
     let ms = Args::new(words.lang()).html(
         "ms",
         html! { output id="ms" dir="ltr" { (format_args!("{}", id.timestamp_ms())) } },
@@ -139,6 +140,11 @@ fn result(words: &Words, id: Snowflake) -> Markup {
                 data-selected=(attribute(&words.get("selected"))) hidden { (words.get("copy")) }
         }
         "\n"
+        p { (words.get("result-base32")) " " output id="base32" dir="ltr" { (id.to_base32().as_str()) } }
+        "\n"
+        @if decoded && id.is_near_epoch() {
+            p { (words.get("result-near-epoch")) } "\n"
+        }
         p {
             (words.get("result-time")) " "
             output id="time" dir="ltr" { (id.rfc3339()) } " "
@@ -179,19 +185,24 @@ fn error_for(words: &Words, errors: &[Refused], field: Field) -> Markup {
         })
 }
 
-/// The query that keeps the reader's values, for the links to the other languages.
-fn kept_query(params: &[(String, String)]) -> String {
-    // The fields' keys, then the decode box's.
-    let keys = Field::ALL.map(Field::key).into_iter().chain(["id"]);
-    let pairs: Vec<(&str, &str)> = keys
-        .filter_map(|key| value(params, key).map(|value| (key, value)))
-        .collect();
-    if pairs.is_empty() {
-        return String::new();
+/// The query that keeps the reader's values, for the links to the other languages: a
+/// number as `lang` writes it in plain digits, which every language reads alike, so that
+/// `4.095` typed in Indonesian is 4095 in English too, not a fraction.
+fn kept_query(lang: Lang, params: &[(String, String)]) -> String {
+    let mut query = form_urlencoded::Serializer::new(String::new());
+    for key in Field::ALL.map(Field::key) {
+        if let Some(typed) = value(params, key) {
+            query.append_pair(key, lang.unmark(typed).as_deref().unwrap_or(typed));
+        }
     }
-    let query = form_urlencoded::Serializer::new(String::new())
-        .extend_pairs(pairs)
-        .finish();
+    // The decode box's ID, which is never grouped.
+    if let Some(id) = value(params, "id") {
+        query.append_pair("id", id);
+    }
+    let query = query.finish();
+    if query.is_empty() {
+        return query;
+    }
     format!("?{query}")
 }
 
@@ -241,7 +252,7 @@ fn parts<'a>(
     }
     let (shown, errors) = match &decoded {
         Some(Ok(id)) => (Some(*id), Vec::new()),
-        _ => match compose_form(&form, Spaces::Trimmed, clock) {
+        _ => match compose_typed(&form, words.lang(), clock) {
             Ok(id) => (Some(id), Vec::new()),
             Err(errors) => (None, errors),
         },
@@ -255,7 +266,7 @@ fn parts<'a>(
         fields: fields(words, &form, &errors),
         result: shown.map_or_else(
             || html! { p class="muted" { (words.get("result-stale")) } },
-            |id| result(words, id),
+            |id| result(words, id, matches!(decoded, Some(Ok(_)))),
         ),
         decoded: value(params, "id").unwrap_or_default(),
         decode_error,
@@ -310,6 +321,7 @@ pub fn render(
             },
         ),
     };
+    let digits = Args::new(lang).number("digits", snowflake_kit::layout::Base32::LEN as u64);
     let nl = "\n";
     html! {
         (PreEscaped("<!doctype html>")) (nl)
@@ -348,8 +360,13 @@ pub fn render(
                     form id="decode" method="get" action=(action) {
                         (nl)
                         div class="field" {
-                            label for="decode-id" { (words.get("decode")) } (nl)
-                            input id="decode-id" name="id" value=(parts.decoded) inputmode="numeric"
+                            label for="decode-id" {
+                                (words.get("decode")) " "
+                                span class="hint" { (words.format("decode-hint", &digits)) }
+                            }
+                            (nl)
+                            // Not `inputmode="numeric"`: base32 has letters.
+                            input id="decode-id" name="id" value=(parts.decoded)
                                 dir="ltr" autocomplete="off" required aria-describedby="id-error"
                                 aria-invalid=[invalid(&parts.decode_error)];
                             (nl)
@@ -520,7 +537,7 @@ fn languages(lang: Lang, hosting: Hosting<'_>, params: &[(String, String)]) -> (
         Hosting::Server { origin } => (origin, ""),
         Hosting::StaticFiles => (None, ".."),
     };
-    let kept = kept_query(params);
+    let kept = kept_query(lang, params);
     let alternates = html! {
         @if let Some(origin) = origin {
             @for other in Lang::ALL {
@@ -573,6 +590,8 @@ fn text(html: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use snowflake_kit::compose;
+
     use super::*;
 
     /// The `'sha256-...'` sources of `directive` in `policy`.
@@ -594,6 +613,103 @@ mod tests {
             .map(|rest| rest.split(close.as_str()).next().expect("it ends"))
             .map(|text| format!("'sha256-{}'", STANDARD.encode(Sha256::digest(text))))
             .collect()
+    }
+
+    /// The result carries the ID's base32; the decode box reads either form and a typed
+    /// ID's prefix; a decoded ID near the epoch (real tweets from before Snowflake) is said
+    /// to be maybe no Snowflake, a composed one or a later tweet is not.
+    #[test]
+    fn the_result_shows_base32_and_a_word_on_ids_near_the_epoch() {
+        let clock = &snowflake_kit::SystemClock;
+        let decode = |lang: Lang, id: &str| {
+            let query = [("id".to_owned(), id.to_owned())];
+            render_parts(Words::of(lang), Hosting::StaticFiles, &query, clock)
+        };
+        let tweets = include_str!("../../tests/vectors/pre-snowflake-tweets.txt").lines();
+        let early: Vec<&str> = tweets
+            .filter(|line| !line.starts_with('#'))
+            .filter_map(|line| line.split(' ').next())
+            .collect();
+        assert_eq!(early.len(), 4);
+        // The known answers every front end shares, decoded from either form.
+        let vectors = include_str!("../../tests/vectors/base32.txt")
+            .lines()
+            .skip(3);
+        for (id, base32) in vectors.filter_map(|line| line.split_once(' ')) {
+            let base32 = &base32[..13];
+            for typed in [id, base32] {
+                let parts = decode(Lang::En, typed);
+                let shown = format!(r#"<output id="base32" dir="ltr">{base32}</output>"#);
+                assert!(parts.contains(&shown), "{typed}");
+                assert!(parts.contains(&format!(r#"<output id="id" dir="ltr">{id}</output>"#)));
+            }
+        }
+        for lang in Lang::ALL {
+            let note = text(&Words::of(lang).get("result-near-epoch").0);
+            let tweet = decode(lang, "1541815603606036480");
+            assert!(tweet.contains(r#"<output id="base32" dir="ltr">1ASD13XH1F800</output>"#));
+            for other in ["1ASD13XH1F800", "user_1asd13xh1f8oo"] {
+                let same = decode(lang, other);
+                assert!(same.contains(r#"<output id="id" dir="ltr">1541815603606036480</output>"#));
+            }
+            assert!(!text(&tweet).contains(&note), "{lang:?}");
+            for id in &early {
+                assert!(text(&decode(lang, id)).contains(&note), "{lang:?} {id}");
+            }
+            let query = [("ts", "1288834975657"), ("dc", "1"), ("machine", "1")]
+                .map(|(k, v)| (k.to_owned(), v.to_owned()));
+            let composed = render_parts(Words::of(lang), Hosting::StaticFiles, &query, clock);
+            assert!(composed.contains(r#"<output id="base32" dir="ltr">0000003X04400</output>"#));
+            assert!(!text(&composed).contains(&note), "{lang:?}");
+        }
+    }
+
+    #[test]
+    fn a_page_reads_numbers_as_its_language_writes_them_and_links_them_plain() {
+        let query = |seq: &str| {
+            [
+                ("ts", "1288834975657"),
+                ("dc", "1"),
+                ("machine", "1"),
+                ("seq", seq),
+            ]
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        };
+        let clock = &snowflake_kit::SystemClock;
+        let id = compose(1_288_834_975_657, 1, 1, 4095).unwrap().to_string();
+        for (lang, typed, misread) in [
+            (Lang::Id, "4.095", "4,095"),
+            (Lang::He, "4,095", "4.095"),
+            (Lang::En, "4,095", "4.095"),
+        ] {
+            let parts = render_parts(Words::of(lang), Hosting::StaticFiles, &query(typed), clock);
+            assert!(
+                parts.contains(&format!(r#"<output id="id" dir="ltr">{id}</output>"#)),
+                "{lang:?}"
+            );
+            // As typed in its box; plain digits in the links to the other languages.
+            assert!(
+                parts.contains(&format!(r#"name="seq" value="{typed}""#)),
+                "{lang:?}"
+            );
+            assert!(parts.contains("&amp;seq=4095\""), "{lang:?}: {parts}");
+            let parts = render_parts(
+                Words::of(lang),
+                Hosting::StaticFiles,
+                &query(misread),
+                clock,
+            );
+            let error = parts.split(r#"id="seq-error""#).nth(1).unwrap();
+            let quoted = format!(r#"<code dir="ltr">{misread}</code>"#);
+            assert!(
+                error.split("</p>").next().unwrap().contains(&quoted),
+                "{lang:?}"
+            );
+            assert!(!parts.contains(r#"<output id="id""#), "{lang:?}");
+        }
+        // Marks out of place stay as typed in the links.
+        let kept = kept_query(Lang::En, &query("40,95"));
+        assert!(kept.ends_with("&seq=40%2C95"), "{kept}");
     }
 
     #[test]

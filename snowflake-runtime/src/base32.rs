@@ -102,21 +102,12 @@ impl Snowflake {
     /// As [`from_base32`](Snowflake::from_base32) or `FromStr`, by the form; positions
     /// count from the start of `text`, prefix included.
     pub fn read_decimal_or_base32(text: &str) -> Result<Snowflake, ParseSnowflakeError> {
-        let (skipped, digits) = match text.rsplit_once('_') {
-            Some((prefix, digits)) => (prefix.len() + 1, digits),
-            None if text.len() == Base32::LEN => (0, text),
-            None => return text.parse(),
-        };
-        decode(digits, None).map_err(|e| match e {
-            ParseSnowflakeError::InvalidBase32Character {
-                character,
-                position,
-            } => ParseSnowflakeError::InvalidBase32Character {
-                character,
-                position: skipped + position,
-            },
-            e => e,
-        })
+        // A plain loop, not `rfind`: the page's module has no room for `memrchr`.
+        match text.bytes().rposition(|b| b == b'_') {
+            Some(underscore) => digits(text, underscore + 1),
+            None if text.len() == Base32::LEN => digits(text, 0),
+            None => text.parse(),
+        }
     }
 }
 
@@ -186,13 +177,21 @@ fn decode(text: &str, prefix: Option<&'static str>) -> Result<Snowflake, ParseSn
         None if text.contains('_') => return Err(wrong_prefix),
         None => 0,
     };
+    digits(text, start)
+}
+
+/// Reads the 13 digits of `text` from byte `start` on, naming a bad one by its byte in
+/// `text`.
+fn digits(text: &str, start: usize) -> Result<Snowflake, ParseSnowflakeError> {
     let mut value = 0_u64;
     // Every character first: a text with one that is no digit is no ID, however long.
     for (i, &byte) in text.as_bytes()[start..].iter().enumerate() {
         let Some(digit) = digit(byte) else {
             let position = start + i;
             // Every byte before `position` is ASCII, so a character starts here.
-            let character = text[position..].chars().next().unwrap_or_default();
+            // `get`, not an index: no panic's formatting in the page's module.
+            let character = text.get(position..).and_then(|rest| rest.chars().next());
+            let character = character.unwrap_or_default();
             return Err(ParseSnowflakeError::InvalidBase32Character {
                 character,
                 position,

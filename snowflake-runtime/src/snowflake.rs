@@ -360,7 +360,8 @@ impl FromStr for Snowflake {
             let digit = byte.wrapping_sub(b'0');
             if digit > 9 {
                 // Every byte before `position` is an ASCII digit, so a character starts here.
-                let character = s[position..].chars().next().unwrap_or_default();
+                let character = s.get(position..).and_then(|rest| rest.chars().next());
+                let character = character.unwrap_or_default();
                 return Err(ParseSnowflakeError::InvalidCharacter {
                     character,
                     position,

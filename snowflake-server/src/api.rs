@@ -36,9 +36,14 @@ pub(crate) const MAX_COUNT: u64 = Field::Sequence.max() + 1;
 pub(crate) struct IdJson {
     /// The ID, as a string of decimal digits (JSON numbers lose digits past 2^53).
     id: String,
+    #[schema(schema_with = base32_text)]
+    base32: String,
     #[schema(schema_with = fields::timestamp_ms)]
     timestamp_ms: u64,
     time: String,
+    /// The time is within a day of the epoch: the ID may be no Snowflake (Twitter's IDs
+    /// before 2010-11-04 counted up from 1; an auto-increment key looks the same).
+    near_epoch: bool,
     #[schema(schema_with = fields::datacenter)]
     datacenter: u8,
     #[schema(schema_with = fields::machine)]
@@ -67,8 +72,10 @@ impl From<Snowflake> for IdJson {
         let parts = id.parts();
         IdJson {
             id: id.to_string(),
+            base32: id.to_base32().to_string(),
             timestamp_ms: parts.timestamp_ms,
             time: id.rfc3339().to_string(),
+            near_epoch: id.is_near_epoch(),
             datacenter: parts.datacenter,
             machine: parts.machine,
             sequence: parts.sequence,
@@ -89,6 +96,8 @@ pub(crate) struct IdAnswer {
     /// The ID, decimal digits.
     #[schema(pattern = "^[0-9]{1,19}$")]
     id: String,
+    #[schema(schema_with = base32_text)]
+    base32: String,
 }
 
 /// `/v1/ids`' answer (written by hand, for speed; a test holds it to this shape).
@@ -97,6 +106,19 @@ pub(crate) struct IdsAnswer {
     /// The IDs, increasing, decimal digits.
     #[schema(schema_with = id_list)]
     ids: Vec<IdText>,
+    /// The same IDs in base32, in the same order.
+    #[schema(schema_with = base32_list)]
+    base32: Vec<IdText>,
+}
+
+/// An ID in base32, as the answers write it.
+fn base32_text() -> utoipa::openapi::ObjectBuilder {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .pattern(Some(snowflake_kit::serde::as_base32::PATTERN))
+        .description(Some(
+            "The ID in 13 characters of base32, sorted as the IDs are.",
+        ))
 }
 
 /// From 1 to [`MAX_COUNT`] IDs.
@@ -106,6 +128,13 @@ fn id_list() -> ArrayBuilder {
         .min_items(Some(1))
         .max_items(usize::try_from(MAX_COUNT).ok())
         .description(Some("The IDs, increasing, decimal digits."))
+}
+
+/// The same IDs in base32.
+fn base32_list() -> ArrayBuilder {
+    id_list()
+        .items(base32_text())
+        .description(Some("The same IDs in base32, in the same order."))
 }
 
 /// An ID as a string of decimal digits.
@@ -153,7 +182,8 @@ pub(crate) async fn compose(Params(params): Params) -> Result<Json<IdJson>, ApiE
 #[utoipa::path(
     get,
     path = "/v1/decode/{id}",
-    params(("id" = inline(IdPath), Path, description = "the ID, decimal digits")),
+    params(("id" = inline(IdPath), Path,
+        description = "the ID: decimal digits, or 13 characters of base32 after a typed ID's prefix if any")),
     responses(
         (status = 200, description = "the ID's parts", body = IdJson),
         (status = 400, description = "not an ID: what is wrong with it", body = Body),
@@ -222,7 +252,10 @@ pub(crate) async fn id(
     })?;
     state.metrics.issued.inc();
     // Written by hand: the one hot endpoint, and a fixed shape.
-    Ok(issued(format!("{{\"id\":\"{id}\"}}")))
+    let base32 = id.to_base32();
+    Ok(issued(format!(
+        "{{\"id\":\"{id}\",\"base32\":\"{base32}\"}}"
+    )))
 }
 
 /// `count`: 1 when left out.
@@ -274,13 +307,19 @@ pub(crate) async fn ids(
             state.metrics.refusals.inc();
         })?;
     state.metrics.issued.inc_by(count);
-    // 4,096 IDs of up to 19 digits, each written into the one buffer: no allocation per ID.
-    let mut body = String::with_capacity(10 + out.len() * 22);
+    // 4,096 IDs of up to 19 digits and 13 characters, each written into the one buffer: no
+    // allocation per ID.
+    let mut body = String::with_capacity(24 + out.len() * 38);
     body.push_str("{\"ids\":[");
     for (i, id) in out.iter().enumerate() {
         let comma = if i > 0 { "," } else { "" };
         // Writing to a `String` cannot fail.
         let _ = write!(body, "{comma}\"{id}\"");
+    }
+    body.push_str("],\"base32\":[");
+    for (i, id) in out.iter().enumerate() {
+        let comma = if i > 0 { "," } else { "" };
+        let _ = write!(body, "{comma}\"{}\"", id.to_base32().as_str());
     }
     body.push_str("]}");
     Ok(issued(body))

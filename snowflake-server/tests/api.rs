@@ -20,8 +20,8 @@ fn compose_and_decode_known_answers() {
     assert_eq!(
         answer.json(),
         serde_json::json!({
-            "id": "4194439168", "timestamp_ms": 1288834975657_u64, "time": "2010-11-04T01:42:55.657Z",
-            "datacenter": 1, "machine": 1, "sequence": 0, "binary": REFERENCE_BINARY,
+            "id": "4194439168", "base32": "0000003X04400", "timestamp_ms": 1288834975657_u64,
+            "time": "2010-11-04T01:42:55.657Z", "near_epoch": true, "datacenter": 1, "machine": 1, "sequence": 0, "binary": REFERENCE_BINARY,
             "segments": [
                 {"name": "sign", "key": "sign", "bits": "0", "value": 0},
                 {"name": "timestamp", "key": "ts", "bits": "00000000000000000000000000000001111101000", "value": 1000},
@@ -32,24 +32,31 @@ fn compose_and_decode_known_answers() {
         })
     );
     let tweet = app.get("/v1/decode/1541815603606036480").json();
-    assert_eq!(tweet["time"], "2022-06-28T16:07:40.105Z");
-    assert_eq!(
-        (tweet["datacenter"].as_u64(), tweet["machine"].as_u64()),
-        (Some(11), Some(26))
-    );
-    let dated = app
-        .get("/v1/compose?ts=2022-06-28T16:07:40.105Z&dc=11&machine=26")
-        .json();
-    assert_eq!(dated["id"], "1541815603606036480");
+    assert_eq!(tweet, app.get("/v1/decode/user_1asd13xh1f8oo").json());
+    let fields = ["time", "datacenter", "machine", "base32", "near_epoch"].map(|f| &tweet[f]);
+    let expected = serde_json::json!(["2022-06-28T16:07:40.105Z", 11, 26, "1ASD13XH1F800", false]);
+    assert_eq!(serde_json::json!(fields), expected);
+    let dated = app.get("/v1/compose?ts=2022-06-28T16:07:40.105Z&dc=11&machine=26");
+    assert_eq!(dated.json()["id"], "1541815603606036480");
     // Whole seconds still have three fraction digits.
-    let whole = app
-        .get("/v1/compose?ts=1656432460000&dc=0&machine=0")
-        .json();
-    assert_eq!(whole["time"], "2022-06-28T16:07:40.000Z");
+    let whole = app.get("/v1/compose?ts=1656432460000&dc=0&machine=0");
+    assert_eq!(whole.json()["time"], "2022-06-28T16:07:40.000Z");
     // Blank timestamp: now.
     let now = app.get("/v1/compose?ts=&dc=1&machine=1").json();
-    let ms = now["timestamp_ms"].as_u64().unwrap();
-    assert!(ms > 1_700_000_000_000);
+    assert!(now["timestamp_ms"].as_u64().unwrap() > 1_700_000_000_000);
+    // The known answers every front end shares, and real tweets from before Snowflake.
+    let rows = include_str!("../../tests/vectors/base32.txt").lines();
+    for (id, base32) in rows.skip(3).filter_map(|line| line.split_once(' ')) {
+        let answer = app.get(&format!("/v1/decode/{}", &base32[..13])).json();
+        assert_eq!([&answer["id"], &answer["base32"]], [id, &base32[..13]]);
+    }
+    let tweets = include_str!("../../tests/vectors/pre-snowflake-tweets.txt").lines();
+    for id in tweets.skip(3).filter_map(|line| line.split(' ').next()) {
+        assert_eq!(
+            app.get(&format!("/v1/decode/{id}")).json()["near_epoch"],
+            true
+        );
+    }
 }
 
 #[test]
@@ -92,6 +99,12 @@ fn bad_input_is_a_400_naming_the_field() {
             "machine is empty; expected a whole number in 0..=31",
         ),
         ("/v1/decode/abc", "id", "invalid character `a` at byte 0"),
+        (
+            "/v1/decode/user_000000000000U",
+            "id",
+            "`U` at byte 17: base32",
+        ),
+        ("/v1/decode/8000000000000", "id", "number too large"),
         ("/v1/decode/18446744073709551615", "id", "number too large"),
         ("/v1/decode/9223372036854775808", "id", "number too large"),
         (

@@ -522,7 +522,7 @@ fn without_javascript_the_form_is_rendered_by_the_server() {
     browser.replace("#decode-id", "  ");
     browser.click("#decode button[type=submit]");
     browser.wait_for("#id-error", |text| {
-        text == "Enter an ID: a Snowflake ID is written in decimal digits."
+        text == "Enter an ID: in decimal digits, or in the 13 characters of its base32 form."
     });
     let marked =
         browser.run("return document.getElementById('decode-id').getAttribute('aria-invalid')");
@@ -596,7 +596,7 @@ fn typing_updates_the_result_and_shows_errors_beside_their_field(host: &Host) {
     browser.wait_for("#id", |id| id == "4195225600");
     browser.replace("#decode-id", "12x");
     browser.wait_for("#id-error", |text| {
-        text == "x (character 3) is not a digit: a Snowflake ID is written in decimal digits only."
+        text == "x (character 3) is not a digit: a Snowflake ID is written in decimal digits only, or in 13 characters of base32."
     });
     // Emptied as a person does it (select all, backspace), the decode box drops its error.
     browser.replace("#decode-id", "");
@@ -608,6 +608,9 @@ fn typing_updates_the_result_and_shows_errors_beside_their_field(host: &Host) {
     assert_eq!((browser.url(), browser.value("#dc")), before);
     assert_eq!(browser.value("#dc"), "7");
     assert_eq!(browser.text("#id"), "4195225600");
+    // Base32, as the result shows it, decodes as the digits do.
+    browser.replace("#decode-id", "user_1asd13xh1f8oo");
+    browser.wait_for("#base32", |text| text == "1ASD13XH1F800");
     // All of it ran under the page's policy, which refused nothing.
     assert_eq!(browser.csp_violations(), Vec::<String>::new());
     // A picture of the page as a phone shows it, for the README.

@@ -89,7 +89,7 @@ fn every_range_is_the_runtimes() {
     );
     let id = &parameter(&doc, "/v1/decode/{id}", "id")["schema"];
     assert_eq!(
-        range(id),
+        range(branches(id, "integer")[0]),
         (Some(Snowflake::MIN.as_u64()), Some(Snowflake::MAX.as_u64())),
         "{id}"
     );
@@ -135,11 +135,8 @@ fn ts_is_described_as_the_form_reads_it() {
     let app = App::unleased(1, 1);
     let doc = app.get("/v1/openapi.json").json();
     let schema = &parameter(&doc, "/v1/compose", "ts")["schema"];
-    assert_eq!(
-        schema["oneOf"].as_array().map(Vec::len),
-        Some(3),
-        "{schema}"
-    );
+    let count = schema["oneOf"].as_array().map(Vec::len);
+    assert_eq!(count, Some(3), "{schema}");
     let dates: Vec<_> = branches(schema, "string")
         .into_iter()
         .filter(|b| b["maxLength"].as_u64() != Some(0))
@@ -168,14 +165,9 @@ fn ts_is_described_as_the_form_reads_it() {
     // The ends of the range, the example the parameter gives, whole milliseconds only.
     assert_eq!(ts(TWITTER_EPOCH_RFC3339), (200, Some(TWITTER_EPOCH_MS)));
     assert_eq!(ts(MAX_TIMESTAMP_RFC3339), (200, Some(MAX_TIMESTAMP_MS)));
-    assert_eq!(
-        ts("2022-06-28T16:07:40.105Z"),
-        (200, Some(1_656_432_460_105))
-    );
-    assert_eq!(
-        ts("2022-06-28T16:07:40.105000Z"),
-        (200, Some(1_656_432_460_105))
-    );
+    for text in ["2022-06-28T16:07:40.105Z", "2022-06-28T16:07:40.105000Z"] {
+        assert_eq!(ts(text), (200, Some(1_656_432_460_105)));
+    }
     assert_eq!(ts("2022-06-28T16:07:40.1051Z").0, 400);
     assert_eq!(ts("2010-11-04T01:42:54.656Z").0, 400);
     assert_eq!(ts("2080-07-10T17:30:30.209Z").0, 400);

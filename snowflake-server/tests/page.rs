@@ -63,13 +63,8 @@ async fn each_language_lives_at_its_own_path() {
             "{tag}"
         );
         // Its forms stay on its path.
-        assert_eq!(
-            page.body
-                .matches(&format!(r#"method="get" action="/{tag}/""#))
-                .count(),
-            2,
-            "{tag}"
-        );
+        let forms = format!(r#"method="get" action="/{tag}/""#);
+        assert_eq!(page.body.matches(&forms).count(), 2, "{tag}");
     }
     // The descriptions differ: each is in its language.
     assert_eq!(descriptions.len(), 3, "{descriptions:?}");
@@ -125,11 +120,8 @@ async fn a_language_without_its_slash_is_sent_to_it_with_the_query() {
         ("/en?id=4194439168", "/en/?id=4194439168"),
     ] {
         let answer = get(path, &[]).await;
-        assert_eq!(
-            answer.status,
-            StatusCode::PERMANENT_REDIRECT.as_u16(),
-            "{path}"
-        );
+        let permanent = StatusCode::PERMANENT_REDIRECT.as_u16();
+        assert_eq!(answer.status, permanent, "{path}");
         assert_eq!(answer.header("location"), Some(location), "{path}");
     }
     // Other paths are not pages.
@@ -256,7 +248,7 @@ async fn the_page_renders_without_javascript() {
         let blank = get(path, &[]).await;
         assert_eq!(
             blank.text_of("id-error"),
-            "Enter an ID: a Snowflake ID is written in decimal digits.",
+            "Enter an ID: in decimal digits, or in the 13 characters of its base32 form.",
             "{path}"
         );
         assert!(
@@ -270,11 +262,8 @@ async fn the_page_renders_without_javascript() {
             "{path}"
         );
         assert!(!blank.text_of("id").is_empty(), "{path}");
-        assert_eq!(
-            blank.body.matches(r#"aria-invalid="true""#).count(),
-            1,
-            "{path}"
-        );
+        let invalid = blank.body.matches(r#"aria-invalid="true""#).count();
+        assert_eq!(invalid, 1, "{path}");
     }
 }
 
@@ -384,11 +373,8 @@ async fn errors_are_in_the_pages_language_beside_their_field() {
         // The result says to fix them, in the language.
         assert!(!page.text_of("result").is_empty(), "{tag}");
         // Every field marked, and the decode box not.
-        assert_eq!(
-            page.body.matches(r#"aria-invalid="true""#).count(),
-            4,
-            "{tag}"
-        );
+        let invalid = page.body.matches(r#"aria-invalid="true""#).count();
+        assert_eq!(invalid, 4, "{tag}");
     }
     // The datacenter's, in Hebrew and English: the value and the range.
     assert!(

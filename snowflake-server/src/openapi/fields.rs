@@ -107,13 +107,23 @@ impl PartialSchema for SeqQuery {
 
 impl ToSchema for SeqQuery {}
 
-/// An ID in a path: decimal digits, from [`Snowflake::MIN`] to [`Snowflake::MAX`].
+/// An ID in a path: decimal digits, from [`Snowflake::MIN`] to [`Snowflake::MAX`], or 13
+/// characters of base32 (either case, Crockford's `O`, `I` and `L` too), after a typed ID's
+/// prefix and `_` if any.
 pub(crate) struct IdPath;
 
 impl PartialSchema for IdPath {
     fn schema() -> RefOr<Schema> {
-        integer(Snowflake::MIN.as_u64(), Snowflake::MAX.as_u64())
-            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+        let decimal = integer(Snowflake::MIN.as_u64(), Snowflake::MAX.as_u64())
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)));
+        let base32 = utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .pattern(Some(
+                "^(?:[a-z][a-z0-9]*_)?[0-7OoIiLl][0-9A-HJ-NP-TV-Za-hj-np-tv-z]{12}$",
+            ));
+        utoipa::openapi::OneOfBuilder::new()
+            .item(decimal)
+            .item(base32)
             .into()
     }
 }
