@@ -6,7 +6,7 @@
 # PostgreSQL; `postgres`, the tests of PgStore, for the bugs planted there) must fail with
 # it, and pass on the copy unpatched. A line per bug and test, caught or missed; exits
 # non-zero on a miss.
-#   bash scripts/planted-bugs.sh
+#   bash scripts/planted-bugs.sh [PATCH...]   (every patch of scripts/planted/ when none)
 # The copy lives at target/planted/tree, a fixed path that keeps its builds incremental (a
 # new path each run would rebuild the workspace crates, and leave their old builds behind),
 # and builds into the workspace's own target directory: the dependencies, built alike, are
@@ -26,7 +26,8 @@ mkdir -p "$tree"
 git ls-files -z --cached --others --exclude-standard |
     while IFS= read -r -d '' file; do if [ -e "$file" ]; then printf '%s\0' "$file"; fi; done |
     tar --null -T - -cf - | tar -xf - -C "$tree"
-patches=(scripts/planted/*.patch)
+# Every patch, or those given (`bash scripts/planted-bugs.sh scripts/planted/next-id-*.patch`).
+if [ $# -gt 0 ]; then patches=("$@"); else patches=(scripts/planted/*.patch); fi
 # Cargo judges freshness by mtime. The files the patches change were last built patched,
 # maybe more recently than the working tree's copies were written: make them newer.
 for patch in "${patches[@]}"; do
@@ -41,12 +42,17 @@ caught_by() {
     echo "${lines:-faults}"
 }
 
-# Runs a lease test target (and only the tests named, if any) in the copy; its output goes
-# to $work/<name>.log. The tests that need PostgreSQL are ignored without it: run them.
+# Runs a test target (and only the tests named, if any) in the copy; its output goes to
+# $work/<name>.log. A target is the lease's (`faults`), or another package's
+# (`snowflake-kit-sql-tests:next_id`). The tests that need PostgreSQL are ignored without
+# it: run them.
 lease_test() {
-    local name=$1 target=$2
+    local name=$1 target=$2 package=snowflake-lease
     shift 2
-    (cd "$tree" && cargo test --locked -p snowflake-lease --test "$target" -- --include-ignored "$@") </dev/null \
+    if [[ $target == *:* ]]; then
+        package=${target%%:*} target=${target#*:}
+    fi
+    (cd "$tree" && cargo test --locked -p "$package" --test "$target" -- --include-ignored "$@") </dev/null \
         >"$work/$name.log" 2>&1
 }
 

@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use snowflake_kit::sql::postgres_functions;
+use snowflake_kit::sql::{SchemaNameError, postgres_functions, postgres_next_id};
 
 use crate::failure::Failure;
 
@@ -17,6 +17,11 @@ pub(crate) struct Args {
     /// The schema to create the functions in: lower-case letters, digits and `_`.
     #[arg(long, value_name = "NAME", default_value = "snowflake")]
     schema: String,
+    /// And `next_id()`, IDs issued by the database itself (PostgreSQL 15 and later), under
+    /// an identity it claims from the tables snowflake-lease leases from (made when missing):
+    /// `CALL snowflake.claim_identity()`, then `DEFAULT snowflake.next_id()`.
+    #[arg(long)]
+    next_id: bool,
 }
 
 /// A database whose SQL the command prints.
@@ -28,11 +33,19 @@ enum Database {
 
 /// Runs `snowflake sql`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let Args { database, schema } = args;
-    let sql = match database {
-        Database::Postgres => postgres_functions(&schema)
-            .map_err(|e| Failure::Usage(vec![format!("--schema: {e}")]))?,
+    let Args {
+        database,
+        schema,
+        next_id,
+    } = args;
+    let schema_error = |e: SchemaNameError| Failure::Usage(vec![format!("--schema: {e}")]);
+    let mut sql = match database {
+        Database::Postgres => postgres_functions(&schema).map_err(schema_error)?,
     };
+    if next_id {
+        sql.push('\n');
+        sql.push_str(&postgres_next_id(&schema).map_err(schema_error)?);
+    }
     let mut stdout = io::stdout().lock();
     stdout.write_all(sql.as_bytes())?;
     stdout.flush()?;

@@ -441,3 +441,47 @@ async fn silence_is_a_clear_error_within_the_connect_timeout() {
     );
     assert!(matches!(e, LeaseError::Unreachable { .. }), "{e}");
 }
+
+/// The database's own issuer (`snowflake.next_id()`, from `sql::postgres_next_id`) and a
+/// Rust holder on the same tables: neither claims what the other holds, and whoever takes
+/// an identity after the database starts above every ID it issued.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn the_database_and_a_rust_holder_never_hold_one_identity() {
+    let pg = Postgres::start();
+    let holder = LeasedGenerator::start(pg.store(&options(1, 1, 10)).await, options(1, 1, 10))
+        .await
+        .unwrap();
+    let sql = snowflake_kit::sql::postgres_functions("snowflake").unwrap()
+        + &snowflake_kit::sql::postgres_next_id("snowflake").unwrap();
+    pg.psql(&sql);
+    let refused = pg
+        .try_psql("CALL snowflake.claim_identity(1, 1)")
+        .unwrap_err();
+    assert!(
+        refused.contains("claim_identity: no free identity: (1, 1) is held"),
+        "{refused}"
+    );
+    // The database holds (2, 2): the holder that asks for it waits, and is refused.
+    pg.psql("CALL snowflake.claim_identity(2, 2)");
+    let ids: Vec<u64> = (0..500)
+        .map(|_| pg.psql("SELECT snowflake.next_id()").parse().unwrap())
+        .collect();
+    let mut two = options(2, 2, 10);
+    two.claim_wait = Duration::from_millis(300);
+    let held = LeasedGenerator::start(pg.store(&two).await, two.clone()).await;
+    assert!(matches!(held, Err(LeaseError::Held { .. })), "{held:?}");
+    // Released, it goes to the holder, which issues above the database's last ID.
+    pg.psql("CALL snowflake.release_identity()");
+    let successor = LeasedGenerator::start(pg.store(&two).await, two)
+        .await
+        .unwrap();
+    let first = successor.try_next_id().unwrap().as_u64();
+    assert!(
+        first > *ids.iter().max().unwrap(),
+        "{first} after the database's"
+    );
+    assert!(holder.try_next_id().is_ok());
+    successor.release().await;
+    holder.release().await;
+}

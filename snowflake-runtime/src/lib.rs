@@ -118,6 +118,12 @@ pub use crate::snowflake::{Snowflake, compose};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::input::parse_decimal;
+
+    /// The tables `snowflake-lease`'s `PgStore` leases identities from, `{schema}` standing
+    /// for the schema's quoted name: its one definition, which the database's own issuer
+    /// ([`sql::postgres_next_id`](crate::sql::postgres_next_id)) makes too when it finds
+    /// none.
+    pub const POSTGRES_LEASE_TABLES: &str = include_str!("../sql/postgres-lease.sql");
     #[cfg(feature = "utoipa")]
     pub use utoipa;
 

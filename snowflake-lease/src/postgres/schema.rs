@@ -6,8 +6,9 @@ use tokio_postgres::Client;
 use crate::error::LeaseError;
 use crate::events::event;
 
-/// The SQL of the schema, `{schema}` standing for its name.
-const SCHEMA_SQL: &str = include_str!("schema.sql");
+/// The SQL of the schema, `{schema}` standing for its name: the runtime's, which the
+/// database's own issuer (`snowflake.next_id()`) makes too when it finds none.
+const SCHEMA_SQL: &str = snowflake_runtime::__private::POSTGRES_LEASE_TABLES;
 
 /// The schema's SQL for `schema` (a name [`check_schema`](super::config::check_schema)
 /// accepted).

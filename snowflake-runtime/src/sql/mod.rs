@@ -87,6 +87,56 @@ pub fn postgres_functions(schema: &str) -> Result<std::string::String, SchemaNam
         ))
 }
 
+/// IDs issued by PostgreSQL itself, for PostgreSQL 15 and later, in the schema `schema`:
+/// `next_id()`, usable as a column's `DEFAULT`, under an identity the database claims
+/// (`CALL claim_identity()`) from the tables `snowflake-lease`'s `PgStore` leases from
+/// (made too when the schema has none), and lets go (`CALL release_identity()`). Plain
+/// PL/pgSQL, which managed services run; never a duplicate, never a decreasing ID from one
+/// session, across sessions, rollbacks, clock steps, restarts and crashes, and never under
+/// an identity a Rust holder holds. Idempotent, so a migration may run it again; load
+/// [`postgres_functions`] first. `snowflake sql postgres --next-id` prints both. The design,
+/// its argument and its preconditions: `docs/next-id.md`.
+///
+/// ```
+/// let sql = snowflake_kit::sql::postgres_next_id("ids")?;
+/// assert!(sql.contains(r#"CREATE OR REPLACE FUNCTION "ids".next_id() RETURNS bigint"#));
+/// assert!(sql.contains(r#"CREATE TABLE "ids".identities"#)); // the lease's tables, when missing
+/// assert!(!sql.contains("snowflake."));
+/// # Ok::<(), snowflake_kit::sql::SchemaNameError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`SchemaNameError`], as [`postgres_functions`].
+#[cfg(feature = "std")]
+pub fn postgres_next_id(schema: &str) -> Result<std::string::String, SchemaNameError> {
+    check_schema_name(schema)?;
+    // Bare for the default, as `postgres_functions` writes it; quoted otherwise, so that a
+    // name that is also a keyword (`user`) works.
+    let quoted = if schema == "snowflake" {
+        schema.into()
+    } else {
+        std::format!("\"{schema}\"")
+    };
+    let tables = crate::__private::POSTGRES_LEASE_TABLES.replace("{schema}", &quoted);
+    Ok(include_str!("../../sql/postgres-next-id.sql")
+        // The lease store's own lock, and the session's setting, name the schema bare.
+        .replace(
+            "'snowflake-lease schema snowflake'",
+            &std::format!("'snowflake-lease schema {schema}'"),
+        )
+        .replace(
+            "next_id_checked_snowflake'",
+            &std::format!("next_id_checked_{schema}'"),
+        )
+        .replace(
+            "nspname = 'snowflake'",
+            &std::format!("nspname = '{schema}'"),
+        )
+        .replace("snowflake.", &std::format!("{quoted}."))
+        .replace("{lease_tables}", &tables))
+}
+
 /// Checks a schema's name as PostgreSQL takes it without quotes, and as not its own: lower-case
 /// letters, digits and `_`, not starting with a digit nor with `pg_`, at most 63 bytes. The
 /// rule of [`postgres_functions`], and of the lease's tables in `snowflake-lease`.

@@ -29,6 +29,8 @@ pub struct Postgres {
     user: Option<(u32, u32)>,
     hosts: Vec<String>,
     tls: bool,
+    /// libfaketime's timestamp file, when the server's wall clock is faked.
+    faked: Option<PathBuf>,
 }
 
 impl Postgres {
@@ -74,6 +76,7 @@ impl Postgres {
             user,
             hosts: hosts.iter().map(|&host| host.to_owned()).collect(),
             tls,
+            faked: None,
         };
         if tls {
             crate::certificates::make_certificates(&pg.dir, &pg.hosts);
@@ -112,6 +115,56 @@ impl Postgres {
             Postgres::PASSWORD
         ));
         pg
+    }
+
+    /// Starts a server on 127.0.0.1 whose wall clock is libfaketime's, moved by
+    /// [`move_clock`](Postgres::move_clock) under the running server (its monotonic clock
+    /// left alone), and kept across [`stop`](Postgres::stop) and
+    /// [`start_again`](Postgres::start_again).
+    ///
+    /// # Panics
+    ///
+    /// As [`Postgres::start`], and when libfaketime is not installed, saying what to install.
+    pub fn start_faked() -> Postgres {
+        let mut pg = Postgres::start();
+        pg.stop_cleanly();
+        let file = pg.dir.join("faketime");
+        pg.faked = Some(file);
+        pg.move_clock(0);
+        pg.start_again();
+        pg
+    }
+
+    /// Sets the faked wall clock `ms` from the real one (behind if negative), read by the
+    /// server at its next reading of the time.
+    ///
+    /// # Panics
+    ///
+    /// When the server's clock is not faked.
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "a test's offsets are far below 2^53 ms"
+    )]
+    pub fn move_clock(&self, ms: i64) {
+        self.fake_clock(&format!("{:+.3}", ms as f64 / 1000.0));
+    }
+
+    /// Stops the faked wall clock at `at` (`2026-12-05 10:00:00`, UTC): every reading the
+    /// same, until the clock is moved.
+    ///
+    /// # Panics
+    ///
+    /// When the server's clock is not faked.
+    pub fn freeze_clock(&self, at: &str) {
+        self.fake_clock(at);
+    }
+
+    fn fake_clock(&self, line: &str) {
+        let file = self
+            .faked
+            .as_ref()
+            .expect("a server started by start_faked");
+        self.write_file(file, &format!("{line}\n"));
     }
 
     /// `postgres://postgres@127.0.0.1:PORT/postgres`: the superuser, trusted.
@@ -187,6 +240,16 @@ impl Postgres {
         self.run("pg_ctl", &["-D", "data", "-m", "immediate", "-w", "stop"]);
     }
 
+    /// Stops the server as an administrator does (`pg_ctl stop -m fast`): a checkpoint
+    /// first, nothing lost.
+    ///
+    /// # Panics
+    ///
+    /// When `pg_ctl` fails.
+    pub fn stop_cleanly(&self) {
+        self.run("pg_ctl", &["-D", "data", "-m", "fast", "-w", "stop"]);
+    }
+
     /// Starts it again, on the same data and port, and waits until it accepts connections.
     ///
     /// # Panics
@@ -220,6 +283,19 @@ impl Postgres {
     fn command(&self, program: &str) -> Command {
         let mut command = Command::new(self.bin.join(program));
         command.current_dir(&self.dir).stdin(Stdio::null());
+        if let (Some(file), "pg_ctl") = (&self.faked, program) {
+            // Inherited by the server and every backend: the timestamp file read at each
+            // reading of the wall clock, the monotonic clock untouched.
+            let lib = libfaketime().expect(
+                "libfaketime is not installed: `apt-get install faketime` (Debian), or run \
+                 `bash scripts/test.sh`, which installs it",
+            );
+            command
+                .env("LD_PRELOAD", lib)
+                .env("FAKETIME_TIMESTAMP_FILE", file)
+                .env("FAKETIME_NO_CACHE", "1")
+                .env("DONT_FAKE_MONOTONIC", "1");
+        }
         if let Some((uid, gid)) = self.user {
             command.uid(uid).gid(gid);
         }
@@ -244,9 +320,12 @@ impl Postgres {
     }
 
     fn write(&self, path: &str, text: &str) {
-        let path = self.dir.join(path);
-        std::fs::write(&path, text).expect("write");
-        self.give_to_postgres(&path);
+        self.write_file(&self.dir.join(path), text);
+    }
+
+    fn write_file(&self, path: &Path, text: &str) {
+        std::fs::write(path, text).expect("write");
+        self.give_to_postgres(path);
     }
 
     /// Owned by `postgres` when we are root, the key file readable by it alone, as
@@ -345,4 +424,12 @@ fn postgres_user() -> (u32, u32) {
                 .flatten()
         })
         .expect("a `postgres` user to run PostgreSQL as (it refuses to run as root)")
+}
+
+/// Debian's libfaketime, for this machine's architecture.
+fn libfaketime() -> Option<PathBuf> {
+    let dirs = std::fs::read_dir("/usr/lib").ok()?;
+    dirs.flatten()
+        .map(|dir| dir.path().join("faketime/libfaketime.so.1"))
+        .find(|lib| lib.exists())
 }

@@ -1,0 +1,389 @@
+-- snowflake-kit 0.1.0: Snowflake IDs issued by PostgreSQL itself, `snowflake.next_id()`.
+--
+-- In PL/pgSQL, which every managed PostgreSQL runs (15 and later: the crash marker is an
+-- unlogged sequence). Load it after the functions (`snowflake sql postgres --next-id`
+-- writes both), then claim an identity once and let a column default to next_id():
+--
+--     CALL snowflake.claim_identity();            -- the first free (datacenter, machine)
+--     CREATE TABLE orders (id bigint PRIMARY KEY DEFAULT snowflake.next_id(), ...);
+--     CALL snowflake.release_identity();          -- when this database stops issuing
+--
+-- The identity is claimed from the tables snowflake-lease's PgStore leases from (made here
+-- when the schema has none), so that a Rust holder and this database never issue under one
+-- identity at once. Never a duplicate, never a decreasing ID from one session: across
+-- sessions, rollbacks, clock steps, restarts and crashes. docs/next-id.md has the design,
+-- its argument and its preconditions: one primary, with synchronous replication for a
+-- failover; never restored from an older backup, nor cloned (a branch, a snapshot's
+-- restore) while both copies issue; the clock not set back across a crash; nobody but
+-- these functions writes the state below.
+
+DO $next_id$
+BEGIN
+    IF current_setting('server_version_num')::integer < 150000 THEN
+        RAISE EXCEPTION 'snowflake.next_id() needs PostgreSQL 15 or later (an unlogged sequence marks a crash); this is %',
+            current_setting('server_version');
+    END IF;
+    -- As PgStore makes them, under its lock, when the schema has neither table.
+    PERFORM pg_advisory_xact_lock(hashtext('snowflake-lease schema snowflake'));
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = 'snowflake' AND c.relname IN ('identities', 'leases')) THEN
+        EXECUTE $lease_tables${lease_tables}$lease_tables$;
+    END IF;
+END
+$next_id$;
+
+-- The state (docs/next-id.md). Sequences, for what a rollback must not take back:
+-- next_id_slot, the last ID issued as `slot * 1024 + identity` (slot = ms since the epoch *
+-- 4096 + sequence; identity = datacenter * 32 + machine), stepped by 1024 so that nextval
+-- gives the next slot of the same identity; below zero, stopped (no claim, or released).
+CREATE SEQUENCE IF NOT EXISTS snowflake.next_id_slot AS bigint INCREMENT BY 1024
+    MINVALUE -9223372036854775808 MAXVALUE 9223372036854775807 START WITH -4611686018427387904
+    CACHE 1 NO CYCLE;
+-- The last value of the slot when it was stopped (-1: none).
+CREATE SEQUENCE IF NOT EXISTS snowflake.next_id_last AS bigint MINVALUE -1 START WITH -1 CACHE 1 NO CYCLE;
+-- Moved by every claim and release (by setval: see _next_id_generation): a claim row of
+-- another generation is stale.
+CREATE SEQUENCE IF NOT EXISTS snowflake.next_id_generation AS bigint CACHE 1 NO CYCLE;
+-- Unlogged: a crash sets it back to unset, a clean restart keeps it. Unset, the slot moves
+-- past the values a crash may have lost before anything is issued.
+CREATE UNLOGGED SEQUENCE IF NOT EXISTS snowflake.next_id_alive AS bigint MINVALUE 0 START WITH 0 CACHE 1 NO CYCLE;
+-- The identity this database holds: one row at most, its lease in `leases` (which cannot be
+-- deleted while this row names it), this cluster's system identifier and this database's
+-- oid (a logical replica's copy of the row is not its claim), and its generation.
+CREATE TABLE IF NOT EXISTS snowflake.next_id_claim (
+    one boolean PRIMARY KEY DEFAULT true CHECK (one),
+    datacenter smallint NOT NULL,
+    machine smallint NOT NULL,
+    lease_id bigint NOT NULL REFERENCES snowflake.leases (id),
+    system_identifier bigint NOT NULL,
+    database_oid oid NOT NULL,
+    generation bigint NOT NULL,
+    FOREIGN KEY (datacenter, machine) REFERENCES snowflake.identities (datacenter, machine)
+);
+
+-- The ID of a value of next_id_slot: its millisecond and sequence (the slot) around its
+-- identity, as the format lays them out.
+CREATE OR REPLACE FUNCTION snowflake._next_id_of(c bigint) RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN ((c >> 22) << 22) | ((c & 1023) << 12) | ((c >> 10) & 4095);
+
+-- Lets go of every level of the next_id lock this session holds, shared or exclusive: on an
+-- error or a cancel inside a function that took it (a lock kept would stop every session).
+CREATE OR REPLACE FUNCTION snowflake._next_id_unlock() RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+    lock_key integer := 'snowflake.next_id_slot'::regclass::oid::integer;
+    held text;
+BEGIN
+    LOOP
+        SELECT mode INTO held FROM pg_catalog.pg_locks
+        WHERE locktype = 'advisory' AND pid = pg_catalog.pg_backend_pid()
+            AND classid = 1936617316 AND objid = lock_key::oid AND objsubid = 2 LIMIT 1;
+        EXIT WHEN NOT FOUND;
+        IF held = 'ShareLock' THEN
+            PERFORM pg_catalog.pg_advisory_unlock_shared(1936617316, lock_key);
+        ELSE
+            PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
+        END IF;
+    END LOOP;
+END
+$$;
+
+-- The next generation, under the exclusive lock only: setval, not nextval, whose value a
+-- crash would move on by the 32 it logs ahead, leaving every claim row stale.
+CREATE OR REPLACE FUNCTION snowflake._next_id_generation() RETURNS bigint
+LANGUAGE sql VOLATILE
+RETURN pg_catalog.setval('snowflake.next_id_generation',
+    (SELECT last_value + 1 FROM snowflake.next_id_generation));
+
+-- Stops the slot, keeping its last value in next_id_last: under the exclusive lock only.
+CREATE OR REPLACE FUNCTION snowflake._next_id_stop() RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+    s bigint := (SELECT last_value FROM snowflake.next_id_slot);
+BEGIN
+    IF s >= 0 THEN
+        PERFORM pg_catalog.setval('snowflake.next_id_last', s);
+        PERFORM pg_catalog.setval('snowflake.next_id_slot', -4611686018427387904);
+    END IF;
+END
+$$;
+
+-- The slow path of next_id (docs/next-id.md), under the exclusive lock: the first call of a
+-- session, a new millisecond, a claim or release, a crash. Reads this database's current
+-- claim, and sets the slot to the first value above everything issued, the identity's mark
+-- and the clock (and, after a crash, above what it may have lost).
+CREATE OR REPLACE FUNCTION snowflake._next_id_slow(now_ms bigint) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+    lock_key integer := 'snowflake.next_id_slot'::regclass::oid::integer;
+    -- How far IDs may run ahead of the clock (a clock stepped back, a crash's skip), and
+    -- how long a call waits for it rather than fail.
+    run_ms constant bigint := 1000;
+    wait_ms constant bigint := 5000;
+    c bigint;
+    s bigint;
+    alive boolean;
+    ident bigint;
+    mark_ms bigint;
+    floor_slot bigint;
+    ahead bigint;
+BEGIN
+    BEGIN
+        PERFORM pg_catalog.pg_advisory_lock(1936617316, lock_key);
+        -- Another session may have started this millisecond already.
+        c := nextval('snowflake.next_id_slot');
+        alive := (SELECT is_called FROM snowflake.next_id_alive);
+        IF NOT (alive AND c >= 0 AND (c >> 22) BETWEEN now_ms AND now_ms + run_ms) THEN
+            -- This database's claim, if it is current: this cluster's and database's, its
+            -- lease still the identity's, and of the latest generation (a claim or release
+            -- since the caller's snapshot makes it stale).
+            SELECT k.datacenter * 32 + k.machine, i.hwm_ms - 1288834974657 INTO ident, mark_ms
+            FROM snowflake.next_id_claim k
+            JOIN snowflake.identities i ON i.datacenter = k.datacenter AND i.machine = k.machine
+                AND i.lease_id = k.lease_id
+            JOIN snowflake.leases l ON l.id = k.lease_id
+            WHERE k.system_identifier = (SELECT system_identifier FROM pg_catalog.pg_control_system())
+                AND k.database_oid = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())
+                AND k.generation = (SELECT last_value FROM snowflake.next_id_generation);
+            IF NOT FOUND THEN
+                PERFORM snowflake._next_id_stop();
+                RAISE EXCEPTION 'snowflake.next_id(): this database holds no identity to issue under'
+                    USING ERRCODE = '55000',
+                    HINT = 'CALL snowflake.claim_identity(), or claim_identity(datacenter, machine), outside a transaction block';
+            END IF;
+            -- The last value issued: the one just taken (as if it were), or the stopped one's.
+            s := CASE WHEN c >= 0 THEN c ELSE (SELECT last_value FROM snowflake.next_id_last) END;
+            floor_slot := greatest(now_ms << 12, (mark_ms + 1) << 12);
+            IF s >= 0 THEN
+                floor_slot := greatest(floor_slot, CASE WHEN (s & 1023) = ident
+                    THEN (s >> 10) + 1
+                    -- Another identity: its next millisecond, so that no ID of it is smaller.
+                    ELSE ((s >> 22) + 1) << 12 END);
+            END IF;
+            IF NOT alive AND s >= 0 THEN
+                -- A crash since IDs were issued: past what it may have lost, which ran at most
+                -- run_ms ahead of the clock of its time (and a second for a clock set back).
+                floor_slot := greatest(floor_slot, (greatest(s >> 22, now_ms) + run_ms + 1000) << 12);
+            END IF;
+            ahead := (floor_slot >> 12) - now_ms;
+            IF ahead > run_ms + wait_ms THEN
+                RAISE EXCEPTION 'snowflake.next_id(): the clock is % ms behind the IDs issued (the next is at %); IDs go on when it catches up',
+                    ahead, to_char(to_timestamp(((floor_slot >> 12) + 1288834974657) / 1000.0) AT TIME ZONE 'UTC',
+                        'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+                    USING ERRCODE = '55000';
+            END IF;
+            IF floor_slot >> 12 > 2199023255551 THEN
+                RAISE EXCEPTION 'snowflake.next_id(): past the last millisecond 41 bits hold (2080-07-10T17:30:30.208Z)'
+                    USING ERRCODE = '22003';
+            END IF;
+            IF ahead > run_ms THEN
+                PERFORM pg_catalog.pg_sleep((ahead - run_ms) / 1000.0);
+            END IF;
+            c := (floor_slot << 10) | ident;
+            PERFORM pg_catalog.setval('snowflake.next_id_slot', c);
+            IF NOT alive THEN
+                PERFORM pg_catalog.setval('snowflake.next_id_alive', 1);
+            END IF;
+        END IF;
+        -- This session has taken the slow path since the server started (sessions do not
+        -- outlive a restart): its next calls may take the fast one.
+        PERFORM pg_catalog.set_config('snowflake_kit.next_id_checked_snowflake', pg_catalog.pg_backend_pid()::text, false);
+    EXCEPTION WHEN OTHERS OR query_canceled THEN
+        PERFORM snowflake._next_id_unlock();
+        RAISE;
+    END;
+    PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
+    RETURN snowflake._next_id_of(c);
+END
+$$;
+
+-- A new ID, from the identity this database holds: usable as a column's DEFAULT and in an
+-- INSERT ... SELECT of any number of rows (each reads the clock). The fast path: the next
+-- value of the slot under the shared lock, issued when it is neither behind the clock nor
+-- more than a second ahead of it, in a session that has taken the slow path.
+CREATE OR REPLACE FUNCTION snowflake.next_id() RETURNS bigint
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
+DECLARE
+    -- Milliseconds since the epoch, by this row's clock (date_part's double holds every µs
+    -- of the format's span exactly).
+    now_ms bigint := floor(pg_catalog.date_part('epoch', clock_timestamp()) * 1000)::bigint - 1288834974657;
+    lock_key integer;
+    c bigint;
+    unlocked boolean;
+BEGIN
+    IF current_setting('snowflake_kit.next_id_checked_snowflake', true) = pg_catalog.pg_backend_pid()::text THEN
+        lock_key := 'snowflake.next_id_slot'::regclass::oid::integer;
+        -- Assignments, not PERFORM: PL/pgSQL evaluates them without a query, at a third of
+        -- the cost. The lock and nextval in one expression, in CASE's order.
+        BEGIN
+            c := CASE WHEN pg_catalog.pg_advisory_lock_shared(1936617316, lock_key) IS NULL THEN NULL
+                ELSE nextval('snowflake.next_id_slot') END;
+            unlocked := pg_catalog.pg_advisory_unlock_shared(1936617316, lock_key);
+        EXCEPTION WHEN OTHERS OR query_canceled THEN
+            PERFORM snowflake._next_id_unlock();
+            RAISE;
+        END;
+        IF c >= 0 AND (c >> 22) BETWEEN now_ms AND now_ms + 1000 THEN
+            RETURN snowflake._next_id_of(c);
+        END IF;
+    END IF;
+    RETURN snowflake._next_id_slow(now_ms);
+END
+$$;
+
+-- Claims an identity for this database, committed before it returns (so no ID is issued
+-- under a claim that a rollback takes back): (datacenter, machine) exactly, the first free
+-- machine of `datacenter`, or the first free identity of all 1,024. A lease that never runs
+-- out in `leases`, the holder named `postgres <system identifier>/<database>`. Called again
+-- where this database holds one already, it keeps it.
+CREATE OR REPLACE PROCEDURE snowflake.claim_identity(datacenter integer DEFAULT NULL,
+    machine integer DEFAULT NULL)
+LANGUAGE plpgsql AS $$
+DECLARE
+    lock_key integer := 'snowflake.next_id_slot'::regclass::oid::integer;
+    sys_id bigint := (SELECT system_identifier FROM pg_catalog.pg_control_system());
+    db_oid oid := (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database());
+    own snowflake.next_id_claim;
+    chosen record;
+    lease bigint;
+BEGIN
+    -- Outside a transaction block only: the claim commits here, before any ID.
+    COMMIT;
+    IF machine IS NOT NULL AND datacenter IS NULL THEN
+        RAISE EXCEPTION 'claim_identity: a machine needs its datacenter' USING ERRCODE = '22023';
+    END IF;
+    IF datacenter NOT BETWEEN 0 AND 31 THEN
+        RAISE EXCEPTION 'claim_identity: datacenter % is out of range 0..=31 (5 bits)', datacenter USING ERRCODE = '22003';
+    END IF;
+    IF machine NOT BETWEEN 0 AND 31 THEN
+        RAISE EXCEPTION 'claim_identity: machine % is out of range 0..=31 (5 bits)', machine USING ERRCODE = '22003';
+    END IF;
+    BEGIN
+        PERFORM pg_catalog.pg_advisory_lock(1936617316, lock_key);
+        SELECT * INTO own FROM snowflake.next_id_claim;
+        IF FOUND THEN
+            IF own.system_identifier <> sys_id OR own.database_oid <> db_oid THEN
+                RAISE EXCEPTION 'claim_identity: the claim of (%, %) is another database''s (system %, database oid %): a copy, a replica or an upgrade',
+                    own.datacenter, own.machine, own.system_identifier, own.database_oid
+                    USING ERRCODE = '55000',
+                    HINT = 'After pg_upgrade of this very database, CALL snowflake.adopt_identity(); a copy must not issue under it';
+            END IF;
+            IF (datacenter IS NOT NULL AND datacenter <> own.datacenter)
+                OR (machine IS NOT NULL AND machine <> own.machine) THEN
+                RAISE EXCEPTION 'claim_identity: this database holds (%, %) already', own.datacenter, own.machine
+                    USING ERRCODE = '55000', HINT = 'CALL snowflake.release_identity() first';
+            END IF;
+            -- Its own claim again (after a release that failed, say): the latest generation.
+            UPDATE snowflake.next_id_claim SET generation = snowflake._next_id_generation();
+        ELSE
+            -- As PgStore's claim: the identity's row locked first, a run-out lease deleted.
+            SELECT i.datacenter, i.machine, i.lease_id INTO chosen
+            FROM snowflake.identities i
+            WHERE (claim_identity.datacenter IS NULL OR i.datacenter = claim_identity.datacenter)
+                AND (claim_identity.machine IS NULL OR i.machine = claim_identity.machine)
+                AND NOT EXISTS (SELECT FROM snowflake.leases l
+                    WHERE l.id = i.lease_id AND l.expires_at > clock_timestamp())
+            ORDER BY i.datacenter, i.machine
+            LIMIT 1 FOR UPDATE OF i SKIP LOCKED;
+            IF NOT FOUND THEN
+                RAISE EXCEPTION 'claim_identity: no free identity%',
+                    CASE WHEN machine IS NOT NULL THEN format(': (%s, %s) is held', datacenter, machine)
+                        WHEN datacenter IS NOT NULL THEN format(' in datacenter %s: its 32 machines are held', datacenter)
+                        ELSE ': all 1,024 are held' END
+                    USING ERRCODE = '55000';
+            END IF;
+            IF chosen.lease_id IS NOT NULL THEN
+                DELETE FROM snowflake.leases WHERE id = chosen.lease_id;
+            END IF;
+            -- Never kept alive, never run out: held until released.
+            INSERT INTO snowflake.leases (ttl_ms, expires_at) VALUES (1, 'infinity') RETURNING id INTO lease;
+            UPDATE snowflake.identities SET lease_id = lease,
+                holder = format('postgres %s/%s', sys_id, current_database())
+            WHERE identities.datacenter = chosen.datacenter AND identities.machine = chosen.machine;
+            INSERT INTO snowflake.next_id_claim (datacenter, machine, lease_id, system_identifier,
+                database_oid, generation)
+            VALUES (chosen.datacenter, chosen.machine, lease, sys_id, db_oid,
+                snowflake._next_id_generation());
+            PERFORM snowflake._next_id_stop();
+        END IF;
+    EXCEPTION WHEN OTHERS OR query_canceled THEN
+        PERFORM snowflake._next_id_unlock();
+        RAISE;
+    END;
+    COMMIT;
+    PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
+END
+$$;
+
+-- Lets this database's identity go, committed before it returns: the slot stopped, the
+-- identity's mark raised to the last millisecond issued (past what a crash may have lost,
+-- if one came since), the lease and the claim deleted. The next holder, Rust or database,
+-- starts above every ID this database issued.
+CREATE OR REPLACE PROCEDURE snowflake.release_identity()
+LANGUAGE plpgsql AS $$
+DECLARE
+    lock_key integer := 'snowflake.next_id_slot'::regclass::oid::integer;
+    own snowflake.next_id_claim;
+    s bigint;
+    last_ms bigint;
+BEGIN
+    COMMIT;
+    BEGIN
+        PERFORM pg_catalog.pg_advisory_lock(1936617316, lock_key);
+        SELECT * INTO own FROM snowflake.next_id_claim
+        WHERE system_identifier = (SELECT system_identifier FROM pg_catalog.pg_control_system())
+            AND database_oid = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database());
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'release_identity: this database holds no identity' USING ERRCODE = '55000';
+        END IF;
+        PERFORM snowflake._next_id_generation();
+        PERFORM snowflake._next_id_stop();
+        s := (SELECT last_value FROM snowflake.next_id_last);
+        last_ms := CASE WHEN s >= 0 THEN s >> 22 ELSE 0 END;
+        IF NOT (SELECT is_called FROM snowflake.next_id_alive) THEN
+            -- A crash since the slot was last set: what it may have lost.
+            last_ms := greatest(last_ms,
+                floor(pg_catalog.date_part('epoch', clock_timestamp()) * 1000)::bigint - 1288834974657) + 2000;
+        END IF;
+        UPDATE snowflake.identities
+        SET hwm_ms = greatest(hwm_ms, last_ms + 1288834974657), lease_id = NULL, holder = NULL
+        WHERE datacenter = own.datacenter AND machine = own.machine AND lease_id = own.lease_id;
+        DELETE FROM snowflake.next_id_claim;
+        DELETE FROM snowflake.leases WHERE id = own.lease_id;
+    EXCEPTION WHEN OTHERS OR query_canceled THEN
+        PERFORM snowflake._next_id_unlock();
+        RAISE;
+    END;
+    COMMIT;
+    PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
+END
+$$;
+
+-- After pg_upgrade of this very database (a new system identifier, the same sequences), its
+-- claim made its own again. Never on a copy: both would issue under the identity.
+CREATE OR REPLACE PROCEDURE snowflake.adopt_identity()
+LANGUAGE plpgsql AS $$
+DECLARE
+    lock_key integer := 'snowflake.next_id_slot'::regclass::oid::integer;
+BEGIN
+    COMMIT;
+    BEGIN
+        PERFORM pg_catalog.pg_advisory_lock(1936617316, lock_key);
+        UPDATE snowflake.next_id_claim
+        SET system_identifier = (SELECT system_identifier FROM pg_catalog.pg_control_system()),
+            database_oid = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database()),
+            generation = snowflake._next_id_generation();
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'adopt_identity: there is no claim to adopt' USING ERRCODE = '55000';
+        END IF;
+        PERFORM snowflake._next_id_stop();
+    EXCEPTION WHEN OTHERS OR query_canceled THEN
+        PERFORM snowflake._next_id_unlock();
+        RAISE;
+    END;
+    COMMIT;
+    PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
+END
+$$;
