@@ -71,9 +71,7 @@ impl Snowflake {
     pub fn from_base32(text: &str) -> Result<Snowflake, ParseSnowflakeError> {
         decode(text, None)
     }
-}
 
-impl Snowflake {
     /// Reads an ID a person gives in either form: 13 characters, or any text with a `_`, as
     /// base32 (after the prefix of a typed ID, of any kind: the prefix is skipped
     /// unchecked); anything else as decimal digits. Base32 is fixed width, so 13
