@@ -471,15 +471,22 @@ async fn the_database_and_a_rust_holder_never_hold_one_identity() {
     two.claim_wait = Duration::from_millis(300);
     let held = LeasedGenerator::start(pg.store(&two).await, two.clone()).await;
     assert!(matches!(held, Err(LeaseError::Held { .. })), "{held:?}");
-    // Released, it goes to the holder, which issues above the database's last ID.
+    // Released, its mark is the database's last millisecond, and the holder that takes it
+    // next issues above.
     pg.psql("CALL snowflake.release_identity()");
+    let last = snowflake_kit::Snowflake::try_from(*ids.iter().max().unwrap()).unwrap();
+    let mark: u64 = pg
+        .psql("SELECT hwm_ms FROM snowflake.identities WHERE (datacenter, machine) = (2, 2)")
+        .parse()
+        .unwrap();
+    assert_eq!(mark, last.timestamp_ms());
     let successor = LeasedGenerator::start(pg.store(&two).await, two)
         .await
         .unwrap();
-    let first = successor.try_next_id().unwrap().as_u64();
+    let first = successor.try_next_id().unwrap();
     assert!(
-        first > *ids.iter().max().unwrap(),
-        "{first} after the database's"
+        first.timestamp_ms() > mark,
+        "{first:?} at or below the mark {mark}"
     );
     assert!(holder.try_next_id().is_ok());
     successor.release().await;

@@ -18,6 +18,8 @@
 -- these functions writes the state below.
 
 DO $next_id$
+DECLARE
+    elsewhere name;
 BEGIN
     IF current_setting('server_version_num')::integer < 150000 THEN
         RAISE EXCEPTION 'snowflake.next_id() needs PostgreSQL 15 or later (an unlogged sequence marks a crash); this is %',
@@ -28,6 +30,16 @@ BEGIN
     IF NOT EXISTS (SELECT FROM pg_catalog.pg_class c
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = 'snowflake' AND c.relname IN ('identities', 'leases')) THEN
+        -- Not beside a store in another schema: the database and the Rust holders would
+        -- lease from two registries, and issue under one identity.
+        SELECT n.nspname INTO elsewhere FROM pg_catalog.pg_class c
+        JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+        JOIN pg_catalog.pg_trigger t ON t.tgrelid = c.oid AND t.tgname = 'keep_marks'
+        WHERE c.relname = 'identities' LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'snowflake-lease''s tables are in the schema %, not snowflake: load next_id() there (snowflake sql postgres --next-id --schema %), so that this database and the Rust holders lease from one registry',
+                elsewhere, elsewhere;
+        END IF;
         EXECUTE $lease_tables${lease_tables}$lease_tables$;
     END IF;
 END
@@ -61,6 +73,12 @@ CREATE TABLE IF NOT EXISTS snowflake.next_id_claim (
     generation bigint NOT NULL,
     FOREIGN KEY (datacenter, machine) REFERENCES snowflake.identities (datacenter, machine)
 );
+
+-- Milliseconds since the epoch by the clock now (date_part's double holds every µs of the
+-- format's span exactly); next_id() writes it out, where a call would cost.
+CREATE OR REPLACE FUNCTION snowflake._next_id_now_ms() RETURNS bigint
+LANGUAGE sql VOLATILE
+RETURN floor(pg_catalog.date_part('epoch', clock_timestamp()) * 1000)::bigint - 1288834974657;
 
 -- The ID of a value of next_id_slot: its millisecond and sequence (the slot) around its
 -- identity, as the format lays them out.
@@ -114,14 +132,17 @@ $$;
 -- session, a new millisecond, a claim or release, a crash. Reads this database's current
 -- claim, and sets the slot to the first value above everything issued, the identity's mark
 -- and the clock (and, after a crash, above what it may have lost).
-CREATE OR REPLACE FUNCTION snowflake._next_id_slow(now_ms bigint) RETURNS bigint
+CREATE OR REPLACE FUNCTION snowflake._next_id_slow() RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
     lock_key integer := 'snowflake.next_id_slot'::regclass::oid::integer;
     -- How far IDs may run ahead of the clock (a clock stepped back, a crash's skip), and
-    -- how long a call waits for it rather than fail.
+    -- how long a call waits for it rather than fail. next_id()'s fast path says run_ms
+    -- again, and release_identity() run_ms and the second of a crash's skip.
     run_ms constant bigint := 1000;
     wait_ms constant bigint := 5000;
+    now_ms bigint;
+    checked boolean;
     c bigint;
     s bigint;
     alive boolean;
@@ -132,10 +153,18 @@ DECLARE
 BEGIN
     BEGIN
         PERFORM pg_catalog.pg_advisory_lock(1936617316, lock_key);
-        -- Another session may have started this millisecond already.
+        -- The clock after the wait for the lock, not before: a call that waited behind
+        -- another's sleep would sleep again for nothing.
+        now_ms := snowflake._next_id_now_ms();
+        -- Unset is NULL, which must read as false (NOT of NULL would skip the claim).
+        checked := coalesce(current_setting('snowflake_kit.next_id_checked_snowflake', true)
+            = pg_catalog.pg_backend_pid()::text, false);
+        -- Another session may have started this millisecond already: in a session that
+        -- has read the claim (a first call reads it: a copy of a database, made while the
+        -- slot ran ahead, has a slot in range and a claim that is not its own).
         c := nextval('snowflake.next_id_slot');
         alive := (SELECT is_called FROM snowflake.next_id_alive);
-        IF NOT (alive AND c >= 0 AND (c >> 22) BETWEEN now_ms AND now_ms + run_ms) THEN
+        IF NOT (checked AND alive AND c >= 0 AND (c >> 22) BETWEEN now_ms AND now_ms + run_ms) THEN
             -- This database's claim, if it is current: this cluster's and database's, its
             -- lease still the identity's, and of the latest generation (a claim or release
             -- since the caller's snapshot makes it stale).
@@ -165,7 +194,7 @@ BEGIN
             IF NOT alive AND s >= 0 THEN
                 -- A crash since IDs were issued: past what it may have lost, which ran at most
                 -- run_ms ahead of the clock of its time (and a second for a clock set back).
-                floor_slot := greatest(floor_slot, (greatest(s >> 22, now_ms) + run_ms + 1000) << 12);
+                floor_slot := greatest(floor_slot, (greatest(s >> 22, now_ms) + run_ms + 1001) << 12);
             END IF;
             ahead := (floor_slot >> 12) - now_ms;
             IF ahead > run_ms + wait_ms THEN
@@ -187,14 +216,15 @@ BEGIN
                 PERFORM pg_catalog.setval('snowflake.next_id_alive', 1);
             END IF;
         END IF;
-        -- This session has taken the slow path since the server started (sessions do not
-        -- outlive a restart): its next calls may take the fast one.
+        -- This session has read the claim since the server started (sessions do not
+        -- outlive a restart): its next calls may take the fast path.
         PERFORM pg_catalog.set_config('snowflake_kit.next_id_checked_snowflake', pg_catalog.pg_backend_pid()::text, false);
+        -- Inside the block: a cancel that lands on it lets the lock go all the same.
+        PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
     EXCEPTION WHEN OTHERS OR query_canceled THEN
         PERFORM snowflake._next_id_unlock();
         RAISE;
     END;
-    PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
     RETURN snowflake._next_id_of(c);
 END
 $$;
@@ -225,11 +255,12 @@ BEGIN
             PERFORM snowflake._next_id_unlock();
             RAISE;
         END;
+        -- 1000: the slow path's run_ms.
         IF c >= 0 AND (c >> 22) BETWEEN now_ms AND now_ms + 1000 THEN
             RETURN snowflake._next_id_of(c);
         END IF;
     END IF;
-    RETURN snowflake._next_id_slow(now_ms);
+    RETURN snowflake._next_id_slow();
 END
 $$;
 
@@ -238,6 +269,13 @@ $$;
 -- machine of `datacenter`, or the first free identity of all 1,024. A lease that never runs
 -- out in `leases`, the holder named `postgres <system identifier>/<database>`. Called again
 -- where this database holds one already, it keeps it.
+--
+-- The procedures share a shape: COMMIT first (outside a transaction block only), read
+-- committed (a snapshot older than the lock would miss what the last one did), the exclusive
+-- lock, the writes, the new generation last (an error before it leaves the claim in force as
+-- it was), the lock let go inside the exception block, then COMMIT: a cancel landing on the
+-- COMMIT must not leave the lock held, and until it commits the new generation makes every
+-- slow path refuse.
 CREATE OR REPLACE PROCEDURE snowflake.claim_identity(datacenter integer DEFAULT NULL,
     machine integer DEFAULT NULL)
 LANGUAGE plpgsql AS $$
@@ -245,12 +283,15 @@ DECLARE
     lock_key integer := 'snowflake.next_id_slot'::regclass::oid::integer;
     sys_id bigint := (SELECT system_identifier FROM pg_catalog.pg_control_system());
     db_oid oid := (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database());
+    next_generation bigint;
     own snowflake.next_id_claim;
     chosen record;
+    alive boolean;
+    taken boolean := false;
     lease bigint;
 BEGIN
-    -- Outside a transaction block only: the claim commits here, before any ID.
     COMMIT;
+    SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
     IF machine IS NOT NULL AND datacenter IS NULL THEN
         RAISE EXCEPTION 'claim_identity: a machine needs its datacenter' USING ERRCODE = '22023';
     END IF;
@@ -262,13 +303,14 @@ BEGIN
     END IF;
     BEGIN
         PERFORM pg_catalog.pg_advisory_lock(1936617316, lock_key);
+        next_generation := (SELECT last_value + 1 FROM snowflake.next_id_generation);
         SELECT * INTO own FROM snowflake.next_id_claim;
         IF FOUND THEN
             IF own.system_identifier <> sys_id OR own.database_oid <> db_oid THEN
                 RAISE EXCEPTION 'claim_identity: the claim of (%, %) is another database''s (system %, database oid %): a copy, a replica or an upgrade',
                     own.datacenter, own.machine, own.system_identifier, own.database_oid
                     USING ERRCODE = '55000',
-                    HINT = 'After pg_upgrade of this very database, CALL snowflake.adopt_identity(); a copy must not issue under it';
+                    HINT = 'After pg_upgrade of this very database, CALL snowflake.adopt_identity(); on a copy, CALL snowflake.forget_copied_claim() and claim its own';
             END IF;
             IF (datacenter IS NOT NULL AND datacenter <> own.datacenter)
                 OR (machine IS NOT NULL AND machine <> own.machine) THEN
@@ -276,26 +318,35 @@ BEGIN
                     USING ERRCODE = '55000', HINT = 'CALL snowflake.release_identity() first';
             END IF;
             -- Its own claim again (after a release that failed, say): the latest generation.
-            UPDATE snowflake.next_id_claim SET generation = snowflake._next_id_generation();
+            UPDATE snowflake.next_id_claim SET generation = next_generation;
         ELSE
-            -- As PgStore's claim: the identity's row locked first, a run-out lease deleted.
-            SELECT i.datacenter, i.machine, i.lease_id INTO chosen
-            FROM snowflake.identities i
-            WHERE (claim_identity.datacenter IS NULL OR i.datacenter = claim_identity.datacenter)
-                AND (claim_identity.machine IS NULL OR i.machine = claim_identity.machine)
-                AND NOT EXISTS (SELECT FROM snowflake.leases l
-                    WHERE l.id = i.lease_id AND l.expires_at > clock_timestamp())
-            ORDER BY i.datacenter, i.machine
-            LIMIT 1 FOR UPDATE OF i SKIP LOCKED;
-            IF NOT FOUND THEN
+            -- As PgStore's claim: the identity's row locked first, then its lease's, whose
+            -- end is read again under the lock (a keep-alive may have moved it), a run-out
+            -- lease deleted.
+            FOR chosen IN
+                SELECT i.datacenter, i.machine, i.lease_id FROM snowflake.identities i
+                WHERE (claim_identity.datacenter IS NULL OR i.datacenter = claim_identity.datacenter)
+                    AND (claim_identity.machine IS NULL OR i.machine = claim_identity.machine)
+                    AND NOT EXISTS (SELECT FROM snowflake.leases l
+                        WHERE l.id = i.lease_id AND l.expires_at > clock_timestamp())
+                ORDER BY i.datacenter, i.machine
+                FOR UPDATE OF i SKIP LOCKED
+            LOOP
+                IF chosen.lease_id IS NOT NULL THEN
+                    SELECT l.expires_at > clock_timestamp() INTO alive FROM snowflake.leases l
+                    WHERE l.id = chosen.lease_id FOR UPDATE;
+                    CONTINUE WHEN alive;
+                    DELETE FROM snowflake.leases WHERE id = chosen.lease_id;
+                END IF;
+                taken := true;
+                EXIT;
+            END LOOP;
+            IF NOT taken THEN
                 RAISE EXCEPTION 'claim_identity: no free identity%',
                     CASE WHEN machine IS NOT NULL THEN format(': (%s, %s) is held', datacenter, machine)
                         WHEN datacenter IS NOT NULL THEN format(' in datacenter %s: its 32 machines are held', datacenter)
                         ELSE ': all 1,024 are held' END
                     USING ERRCODE = '55000';
-            END IF;
-            IF chosen.lease_id IS NOT NULL THEN
-                DELETE FROM snowflake.leases WHERE id = chosen.lease_id;
             END IF;
             -- Never kept alive, never run out: held until released.
             INSERT INTO snowflake.leases (ttl_ms, expires_at) VALUES (1, 'infinity') RETURNING id INTO lease;
@@ -304,16 +355,16 @@ BEGIN
             WHERE identities.datacenter = chosen.datacenter AND identities.machine = chosen.machine;
             INSERT INTO snowflake.next_id_claim (datacenter, machine, lease_id, system_identifier,
                 database_oid, generation)
-            VALUES (chosen.datacenter, chosen.machine, lease, sys_id, db_oid,
-                snowflake._next_id_generation());
+            VALUES (chosen.datacenter, chosen.machine, lease, sys_id, db_oid, next_generation);
             PERFORM snowflake._next_id_stop();
         END IF;
+        PERFORM pg_catalog.setval('snowflake.next_id_generation', next_generation);
+        PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
     EXCEPTION WHEN OTHERS OR query_canceled THEN
         PERFORM snowflake._next_id_unlock();
         RAISE;
     END;
     COMMIT;
-    PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
 END
 $$;
 
@@ -330,6 +381,7 @@ DECLARE
     last_ms bigint;
 BEGIN
     COMMIT;
+    SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
     BEGIN
         PERFORM pg_catalog.pg_advisory_lock(1936617316, lock_key);
         SELECT * INTO own FROM snowflake.next_id_claim
@@ -338,26 +390,26 @@ BEGIN
         IF NOT FOUND THEN
             RAISE EXCEPTION 'release_identity: this database holds no identity' USING ERRCODE = '55000';
         END IF;
-        PERFORM snowflake._next_id_generation();
         PERFORM snowflake._next_id_stop();
         s := (SELECT last_value FROM snowflake.next_id_last);
         last_ms := CASE WHEN s >= 0 THEN s >> 22 ELSE 0 END;
         IF NOT (SELECT is_called FROM snowflake.next_id_alive) THEN
-            -- A crash since the slot was last set: what it may have lost.
-            last_ms := greatest(last_ms,
-                floor(pg_catalog.date_part('epoch', clock_timestamp()) * 1000)::bigint - 1288834974657) + 2000;
+            -- A crash since the slot was last set: past what it may have lost, as the slow
+            -- path's skip (run_ms and a second).
+            last_ms := greatest(last_ms, snowflake._next_id_now_ms()) + 2001;
         END IF;
         UPDATE snowflake.identities
         SET hwm_ms = greatest(hwm_ms, last_ms + 1288834974657), lease_id = NULL, holder = NULL
         WHERE datacenter = own.datacenter AND machine = own.machine AND lease_id = own.lease_id;
         DELETE FROM snowflake.next_id_claim;
         DELETE FROM snowflake.leases WHERE id = own.lease_id;
+        PERFORM snowflake._next_id_generation();
+        PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
     EXCEPTION WHEN OTHERS OR query_canceled THEN
         PERFORM snowflake._next_id_unlock();
         RAISE;
     END;
     COMMIT;
-    PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
 END
 $$;
 
@@ -369,21 +421,52 @@ DECLARE
     lock_key integer := 'snowflake.next_id_slot'::regclass::oid::integer;
 BEGIN
     COMMIT;
+    SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
     BEGIN
         PERFORM pg_catalog.pg_advisory_lock(1936617316, lock_key);
         UPDATE snowflake.next_id_claim
         SET system_identifier = (SELECT system_identifier FROM pg_catalog.pg_control_system()),
             database_oid = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database()),
-            generation = snowflake._next_id_generation();
+            generation = (SELECT last_value + 1 FROM snowflake.next_id_generation);
         IF NOT FOUND THEN
             RAISE EXCEPTION 'adopt_identity: there is no claim to adopt' USING ERRCODE = '55000';
         END IF;
         PERFORM snowflake._next_id_stop();
+        PERFORM snowflake._next_id_generation();
+        PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
     EXCEPTION WHEN OTHERS OR query_canceled THEN
         PERFORM snowflake._next_id_unlock();
         RAISE;
     END;
     COMMIT;
-    PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
+END
+$$;
+
+-- On a copy of a database (a clone, a template's copy, a logical replica of these tables):
+-- the claim it inherited, which is the original's, forgotten, so that it can claim one of
+-- its own. Its copy of the lease tables still shows the original's identity held.
+CREATE OR REPLACE PROCEDURE snowflake.forget_copied_claim()
+LANGUAGE plpgsql AS $$
+DECLARE
+    lock_key integer := 'snowflake.next_id_slot'::regclass::oid::integer;
+BEGIN
+    COMMIT;
+    SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
+    BEGIN
+        PERFORM pg_catalog.pg_advisory_lock(1936617316, lock_key);
+        DELETE FROM snowflake.next_id_claim
+        WHERE system_identifier <> (SELECT system_identifier FROM pg_catalog.pg_control_system())
+            OR database_oid <> (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database());
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'forget_copied_claim: there is no other database''s claim here' USING ERRCODE = '55000';
+        END IF;
+        PERFORM snowflake._next_id_stop();
+        PERFORM snowflake._next_id_generation();
+        PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
+    EXCEPTION WHEN OTHERS OR query_canceled THEN
+        PERFORM snowflake._next_id_unlock();
+        RAISE;
+    END;
+    COMMIT;
 END
 $$;

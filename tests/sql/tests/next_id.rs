@@ -479,6 +479,21 @@ async fn more_than_4096_in_a_millisecond_and_a_clock_stepped_back() {
     pg.move_clock(-3_000);
     let after = next_ids(&client, 100).await;
     assert!(after[0] > before[99] && increasing(&after));
+    // Four new sessions at once after another step back: one waits for the clock, and the
+    // others, which read it after their wait for the lock, not again.
+    pg.move_clock(-6_000);
+    let started = std::time::Instant::now();
+    let mut waiting = Vec::new();
+    for _ in 0..4 {
+        let session = connect(&pg, "next_id_clock").await;
+        waiting.push(tokio::spawn(async move { next_id(&session).await }));
+    }
+    for task in waiting {
+        assert!(task.await.unwrap() > after[99]);
+    }
+    let waited = started.elapsed();
+    assert!(waited < std::time::Duration::from_secs(5), "{waited:?}");
+    pg.move_clock(-3_000);
     // Back 30 s: an error naming how far, until the clock catches up.
     pg.move_clock(-30_000);
     let (code, message) = error_of(&client, "SELECT snowflake.next_id()").await;
@@ -572,4 +587,138 @@ async fn the_example_runs_in_psql_as_its_header_says() {
     assert_eq!((row.get::<_, i64>(0), row.get::<_, i64>(1)), (2_004, 2_004));
     // The first free identity: (0, 0) on a fresh database.
     assert_eq!(row.get::<_, i32>(2), 0);
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn a_claim_starts_above_the_identitys_mark() {
+    let pg = pg::shared();
+    let client = database(&pg, "next_id_mark").await;
+    // A mark 2.5 s ahead, as a Rust holder's reservation leaves it: the first ID is above.
+    let mark: i64 = client
+        .query_one(
+            "UPDATE snowflake.identities SET hwm_ms = floor(extract(epoch FROM clock_timestamp()) * 1000) + 2500 \
+             WHERE (datacenter, machine) = (0, 1) RETURNING hwm_ms",
+            &[],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    client
+        .batch_execute("CALL snowflake.claim_identity(0, 1)")
+        .await
+        .unwrap();
+    let first = next_id(&client).await;
+    assert!(
+        first.timestamp_ms() > u64::try_from(mark).unwrap(),
+        "{first:?} at or below {mark}"
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL and libfaketime: bash scripts/test.sh installs them"]
+async fn a_copy_of_the_database_issues_nothing_of_the_originals() {
+    let (pg, client) = faked("next_id_original").await;
+    client
+        .batch_execute("CALL snowflake.claim_identity(0, 1)")
+        .await
+        .unwrap();
+    // A stopped clock keeps the slot in range for the copy's first call, as a copy made
+    // while the slot ran ahead of the clock has it.
+    let hour_ago = pg_now_ms(&client).await - 3_600_000;
+    let at = snowflake_kit::rfc3339::Rfc3339::new(u64::try_from(hour_ago / 1000 * 1000).unwrap());
+    pg.freeze_clock(&at.unwrap().to_string()[..19].replace('T', " "));
+    let first = next_id(&client).await;
+    // Once the session has gone (its connection, a task of this runtime, closes after the
+    // client drops).
+    drop(client);
+    let mut copied = false;
+    for _ in 0..50 {
+        if pg
+            .try_psql("CREATE DATABASE next_id_copy TEMPLATE next_id_original")
+            .is_ok()
+        {
+            copied = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(copied, "the copy was made");
+    // Its claim is not its own, and its first call reads it.
+    let copy = connect(&pg, "next_id_copy").await;
+    let (_, message) = error_of(&copy, "SELECT snowflake.next_id()").await;
+    assert_eq!(message, NO_IDENTITY);
+    copy.batch_execute("CALL snowflake.forget_copied_claim()")
+        .await
+        .unwrap();
+    copy.batch_execute("CALL snowflake.claim_identity(0, 2)")
+        .await
+        .unwrap();
+    assert_eq!(next_id(&copy).await.machine(), 2);
+    let original = connect(&pg, "next_id_original").await;
+    assert!(next_id(&original).await > first);
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn a_cancel_on_a_claims_commit_leaves_no_lock() {
+    let pg = pg::shared();
+    let client = database(&pg, "next_id_commit").await;
+    // A commit that takes 300 ms (a deferred trigger), and a statement that may take 100.
+    client
+        .batch_execute(
+            "CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS \
+                 $$ BEGIN PERFORM pg_sleep(0.3); RETURN NULL; END $$; \
+             CREATE CONSTRAINT TRIGGER slow AFTER INSERT ON snowflake.next_id_claim \
+                 DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow(); \
+             SET statement_timeout = '100ms'",
+        )
+        .await
+        .unwrap();
+    let (code, _) = error_of(&client, "CALL snowflake.claim_identity()").await;
+    assert_eq!(code, SqlState::QUERY_CANCELED);
+    // The session lives on; nobody waits for its lock.
+    let other = connect(&pg, "next_id_commit").await;
+    other
+        .batch_execute("SET lock_timeout = '2s'")
+        .await
+        .unwrap();
+    let (_, message) = error_of(&other, "SELECT snowflake.next_id()").await;
+    assert_eq!(message, NO_IDENTITY);
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn it_loads_beside_the_lease_store_only_in_its_schema() {
+    let pg = pg::shared();
+    let client = database(&pg, "next_id_schemas").await;
+    // The store's tables in `ids` (as `PgStore` with that schema makes them); next_id into
+    // the default schema would lease from a registry of its own.
+    client
+        .batch_execute("DROP SCHEMA snowflake CASCADE")
+        .await
+        .unwrap();
+    client
+        .batch_execute(&(postgres_functions("ids").unwrap() + &postgres_next_id("ids").unwrap()))
+        .await
+        .unwrap();
+    let sql = postgres_functions("snowflake").unwrap() + &postgres_next_id("snowflake").unwrap();
+    let (_, message) = error_of(&client, &sql).await;
+    assert!(
+        message.starts_with("snowflake-lease's tables are in the schema ids, not snowflake"),
+        "{message}"
+    );
+    client
+        .batch_execute("CALL ids.claim_identity()")
+        .await
+        .unwrap();
+    assert_eq!(next_id_in(&client, "ids").await.machine(), 0);
+}
+
+async fn next_id_in(client: &Client, schema: &str) -> Snowflake {
+    let row = client
+        .query_one(&format!("SELECT {schema}.next_id()"), &[])
+        .await
+        .unwrap();
+    Snowflake::try_from_i64(row.get(0)).unwrap()
 }
