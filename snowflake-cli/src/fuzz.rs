@@ -51,7 +51,9 @@ fn expected(number: usize, line: &[u8]) -> Option<Result<Snowflake, usize>> {
         return None;
     }
     if line.len() <= MAX_LINE && (text.len() == 13 || text.contains(&b'_')) {
-        return Some(base32(text).ok_or(number));
+        // A line that is not UTF-8 is no ID, whatever follows its last `_`.
+        let utf8 = std::str::from_utf8(text).is_ok();
+        return Some(base32(text).filter(|_| utf8).ok_or(number));
     }
     let digits = !text.is_empty() && text.iter().all(u8::is_ascii_digit);
     let significant = text.iter().skip_while(|&&b| b == b'0').count();
