@@ -4,7 +4,7 @@
 
 mod support;
 
-use support::{bad, field, ok, ok_with_stdin};
+use support::{SEED_ARGS, bad, field, ok, ok_with_stdin};
 
 /// The shared known answers: `(decimal, base32)`.
 fn known_answers() -> Vec<(String, String)> {
@@ -52,15 +52,7 @@ fn decode_reads_and_writes_the_known_answers() {
 
 #[test]
 fn compose_and_generate_write_base32() {
-    let seed = [
-        "compose",
-        "--ts",
-        "1288834975657",
-        "--dc",
-        "1",
-        "--machine",
-        "1",
-    ];
+    let seed = SEED_ARGS;
     assert_eq!(ok(&[&seed[..], &["--base32"]].concat()), "0000003X04400\n");
     assert!(ok(&seed).contains("\nbase32     0000003X04400\n"));
     let ids = ok(&[
@@ -160,16 +152,5 @@ fn ids_from_before_snowflake_are_decoded_with_a_note() {
         "true"
     );
     // What the note is for: the card composes what was typed, not a note.
-    assert!(
-        !ok(&[
-            "compose",
-            "--ts",
-            "1288834975657",
-            "--dc",
-            "1",
-            "--machine",
-            "1"
-        ])
-        .contains("note")
-    );
+    assert!(!ok(&SEED_ARGS).contains("note"));
 }
