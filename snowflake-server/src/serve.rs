@@ -9,7 +9,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use snowflake_lease::{EtcdStore, LeaseError, LeaseOptions, LeasedGenerator, PgStore};
+use snowflake_lease::{
+    EtcdConfig, EtcdStore, LeaseError, LeaseOptions, LeasedGenerator, PgConfig, PgStore,
+};
 use tokio::net::TcpListener;
 
 use crate::config::{Config, IdentityConfig, StoreConfig};
@@ -272,67 +274,55 @@ async fn run(
 }
 
 /// The start-up event: where it listens, which identity, and from what store (its
-/// members, the user's name if any; never a password or a key).
+/// members or database, the user's name if any; never a password or a key).
 fn started(local: SocketAddr, config: &Config) {
-    match &config.identity {
-        IdentityConfig::None => tracing::info!(
-            address = %local,
-            identity = "none",
-            "listening: no identity, the ID endpoints answer 503 (--dc N --machine N, --etcd or \
-             --postgres)"
-        ),
-        IdentityConfig::Unleased(identity) => tracing::info!(
-            address = %local,
-            identity = issuer::UNLEASED,
-            datacenter = identity.datacenter(),
-            machine = identity.machine(),
-            "listening"
-        ),
-        IdentityConfig::Leased { store, options } => {
-            let (datacenter, machine) = match options.choice {
-                snowflake_lease::Choice::Auto => (None, None),
-                snowflake_lease::Choice::Datacenter(dc) => (Some(dc), None),
-                snowflake_lease::Choice::Exact(identity) => {
-                    (Some(identity.datacenter()), Some(identity.machine()))
-                }
-            };
-            let identity = issuer::kind(options.choice);
-            let (ttl_s, window_ms) = (options.ttl.as_secs(), options.window.as_millis());
-            let claim_wait_s = options.claim_wait.as_secs();
-            match store {
-                StoreConfig::Etcd(config) => tracing::info!(
-                    address = %local,
-                    identity,
-                    datacenter,
-                    machine,
-                    store = "etcd",
-                    members = %config.endpoints().join(","),
-                    tls = config.is_tls(),
-                    user = config.user(),
-                    prefix = %options.prefix,
-                    ttl_s,
-                    window_ms,
-                    claim_wait_s,
-                    "listening; claiming the identity"
-                ),
-                // The URL without its password, ever.
-                StoreConfig::Postgres(config) => tracing::info!(
-                    address = %local,
-                    identity,
-                    datacenter,
-                    machine,
-                    store = "postgres",
-                    database = config.endpoint(),
-                    tls = config.is_tls(),
-                    schema = config.schema(),
-                    ttl_s,
-                    window_ms,
-                    claim_wait_s,
-                    "listening; claiming the identity"
-                ),
-            }
+    let (store, options) = match &config.identity {
+        IdentityConfig::None => {
+            return tracing::info!(
+                address = %local,
+                identity = "none",
+                "listening: no identity, the ID endpoints answer 503 (--dc N --machine N, \
+                 --etcd or --postgres)"
+            );
         }
-    }
+        IdentityConfig::Unleased(identity) => {
+            return tracing::info!(
+                address = %local,
+                identity = issuer::UNLEASED,
+                datacenter = identity.datacenter(),
+                machine = identity.machine(),
+                "listening"
+            );
+        }
+        IdentityConfig::Leased { store, options } => (store, options),
+    };
+    let (datacenter, machine) = match options.choice {
+        snowflake_lease::Choice::Auto => (None, None),
+        snowflake_lease::Choice::Datacenter(dc) => (Some(dc), None),
+        snowflake_lease::Choice::Exact(id) => (Some(id.datacenter()), Some(id.machine())),
+    };
+    // Each store's own fields; the PostgreSQL URL without its password, ever.
+    let (etcd, postgres) = match store {
+        StoreConfig::Etcd(config) => (Some(config), None),
+        StoreConfig::Postgres(config) => (None, Some(config)),
+    };
+    tracing::info!(
+        address = %local,
+        identity = issuer::kind(options.choice),
+        datacenter,
+        machine,
+        store = store.kind().key(),
+        members = etcd.map(|config| tracing::field::display(config.endpoints().join(","))),
+        user = etcd.and_then(|config| config.user()),
+        prefix = etcd.map(|_| tracing::field::display(&options.prefix)),
+        database = postgres.map(|config| config.endpoint()),
+        schema = postgres.map(|config| config.schema()),
+        tls = etcd.map(EtcdConfig::is_tls).or(postgres.map(PgConfig::is_tls)),
+        ttl_s = options.ttl.as_secs(),
+        window_ms = options.window.as_millis(),
+        claim_wait_s = options.claim_wait.as_secs(),
+        "listening; claiming the identity"
+    );
 }
 
 /// In-flight requests finish within the drain time; a half-sent one does not hold the
