@@ -142,16 +142,10 @@ fn base32_list() -> ArrayBuilder {
 #[schema(pattern = "^[0-9]{1,19}$")]
 pub(crate) struct IdText(String);
 
-/// `count` in `/v1/ids`' query: 1 to [`MAX_COUNT`].
-struct CountQuery;
-
-impl PartialSchema for CountQuery {
-    fn schema() -> RefOr<Schema> {
-        fields::integer(1, MAX_COUNT).into()
-    }
+fields::described! {
+    /// `count` in `/v1/ids`' query: 1 to [`MAX_COUNT`].
+    CountQuery = fields::integer(1, MAX_COUNT)
 }
-
-impl ToSchema for CountQuery {}
 
 /// Compose an ID from its four fields.
 #[utoipa::path(

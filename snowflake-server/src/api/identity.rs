@@ -8,7 +8,7 @@ use crate::issuer::{Issuer, NO_IDENTITY, UNLEASED, kind, rfc3339};
 use crate::openapi::fields;
 
 /// `GET /v1/identity`: where the IDs' identity comes from, and a lease's state.
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Default, Serialize, utoipa::ToSchema)]
 pub(crate) struct IdentityJson {
     /// Which kind of identity: `none`; `unleased`, a pair given with `--dc N --machine N`
     /// and no store; or leased from a store: `exact` (exactly the pair given), `datacenter`
@@ -50,15 +50,7 @@ impl IdentityJson {
     pub(crate) fn of(issuer: &Issuer) -> IdentityJson {
         let mut json = IdentityJson {
             kind: "none",
-            store: None,
-            datacenter: None,
-            machine: None,
-            state: None,
-            state_detail: None,
-            lease_valid_until: None,
-            ceiling: None,
-            lease_losses: None,
-            message: None,
+            ..IdentityJson::default()
         };
         match issuer {
             Issuer::None => json.message = Some(NO_IDENTITY.to_owned()),

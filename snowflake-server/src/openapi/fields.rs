@@ -53,82 +53,67 @@ fn blank(means: &str) -> ObjectBuilder {
         .description(Some(format!("blank: {means}")))
 }
 
-/// `ts` in `/v1/compose`'s query: Unix ms in the format's range, an RFC 3339 date in it,
-/// or blank (now).
-pub(crate) struct TsQuery;
+/// A type that stands for a value in the contract, described by `$schema`.
+macro_rules! described {
+    ($(#[$doc:meta])* $name:ident = $schema:expr) => {
+        $(#[$doc])*
+        pub(crate) struct $name;
 
-impl PartialSchema for TsQuery {
-    fn schema() -> RefOr<Schema> {
-        OneOfBuilder::new()
-            .item(in_range(Field::Timestamp).description(Some("Unix ms")))
-            .item(
-                ObjectBuilder::new()
-                    .schema_type(Type::String)
-                    .pattern(Some(DATE_PATTERN))
-                    .description(Some(date_words())),
-            )
-            .item(blank("now"))
-            .into()
-    }
+        impl PartialSchema for $name {
+            fn schema() -> RefOr<Schema> {
+                $schema.into()
+            }
+        }
+
+        impl ToSchema for $name {}
+    };
+}
+pub(crate) use described;
+
+described! {
+    /// `ts` in `/v1/compose`'s query: Unix ms in the format's range, an RFC 3339 date in it,
+    /// or blank (now).
+    TsQuery = OneOfBuilder::new()
+        .item(in_range(Field::Timestamp).description(Some("Unix ms")))
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .pattern(Some(DATE_PATTERN))
+                .description(Some(date_words())),
+        )
+        .item(blank("now"))
 }
 
-impl ToSchema for TsQuery {}
-
-/// `dc` in `/v1/compose`'s query: a datacenter id; there is no default.
-pub(crate) struct DcQuery;
-
-impl PartialSchema for DcQuery {
-    fn schema() -> RefOr<Schema> {
-        datacenter().into()
-    }
+described! {
+    /// `dc` in `/v1/compose`'s query: a datacenter id; there is no default.
+    DcQuery = datacenter()
 }
 
-impl ToSchema for DcQuery {}
-
-/// `machine` in `/v1/compose`'s query: a machine id; there is no default.
-pub(crate) struct MachineQuery;
-
-impl PartialSchema for MachineQuery {
-    fn schema() -> RefOr<Schema> {
-        machine().into()
-    }
+described! {
+    /// `machine` in `/v1/compose`'s query: a machine id; there is no default.
+    MachineQuery = machine()
 }
 
-impl ToSchema for MachineQuery {}
-
-/// `seq` in `/v1/compose`'s query: a sequence number, or blank (0).
-pub(crate) struct SeqQuery;
-
-impl PartialSchema for SeqQuery {
-    fn schema() -> RefOr<Schema> {
-        OneOfBuilder::new().item(sequence()).item(blank("0")).into()
-    }
+described! {
+    /// `seq` in `/v1/compose`'s query: a sequence number, or blank (0).
+    SeqQuery = OneOfBuilder::new().item(sequence()).item(blank("0"))
 }
 
-impl ToSchema for SeqQuery {}
-
-/// An ID in a path: decimal digits, from [`Snowflake::MIN`] to [`Snowflake::MAX`], or 13
-/// characters of base32 (either case, Crockford's `O`, `I` and `L` too), after a typed ID's
-/// prefix and `_` if any.
-pub(crate) struct IdPath;
-
-impl PartialSchema for IdPath {
-    fn schema() -> RefOr<Schema> {
-        let decimal = integer(Snowflake::MIN.as_u64(), Snowflake::MAX.as_u64())
-            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)));
-        let base32 = utoipa::openapi::ObjectBuilder::new()
-            .schema_type(utoipa::openapi::schema::Type::String)
-            .pattern(Some(
-                "^(?:[a-z][a-z0-9]*_)?[0-7OoIiLl][0-9A-HJ-NP-TV-Za-hj-np-tv-z]{12}$",
-            ));
-        utoipa::openapi::OneOfBuilder::new()
-            .item(decimal)
-            .item(base32)
-            .into()
-    }
+described! {
+    /// An ID in a path: decimal digits, from [`Snowflake::MIN`] to [`Snowflake::MAX`], or 13
+    /// characters of base32 (either case, Crockford's `O`, `I` and `L` too), after a typed
+    /// ID's prefix and `_` if any.
+    IdPath = OneOfBuilder::new()
+        .item(
+            integer(Snowflake::MIN.as_u64(), Snowflake::MAX.as_u64())
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64))),
+        )
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .pattern(Some("^(?:[a-z][a-z0-9]*_)?[0-7OoIiLl][0-9A-HJ-NP-TV-Za-hj-np-tv-z]{12}$")),
+        )
 }
-
-impl ToSchema for IdPath {}
 
 /// RFC 3339 text as the runtime's reader takes it, for the days that lie inside the
 /// format's range in every offset (2010-11-06 to 2080-07-08: the epoch's day and the last
