@@ -3,9 +3,8 @@
 use snowflake_kit::Identity;
 use snowflake_lease::{EtcdConfig, LeaseError, LeaseOptions, PgConfig, StoreKind};
 
-/// The service's configuration: where its IDs come from (no identity, an identity given, or
-/// one leased from a store), made by one of its constructors or from the binary's flags
-/// (the binary's flags).
+/// The service's configuration: where its IDs come from (no identity, one given, or one leased
+/// from a store), made by a constructor or from the binary's flags.
 ///
 /// ```
 /// use snowflake_kit::Identity;
@@ -33,8 +32,7 @@ pub(crate) enum IdentityConfig {
 }
 
 impl Config {
-    /// No identity: the page, compose, decode, the health and the metrics answer; the ID
-    /// endpoints and `/readyz` answer 503.
+    /// No identity: the ID endpoints and `/readyz` answer 503, the rest as usual.
     ///
     /// ```
     /// let config = snowflake_server::Config::without_identity();
@@ -61,8 +59,7 @@ impl Config {
         }
     }
 
-    /// An identity leased from `store` as `options` say; the service answers while it
-    /// claims it.
+    /// An identity leased from `store` as `options` say; the service answers while claiming it.
     ///
     /// ```
     /// use snowflake_lease::{EtcdConfig, LeaseOptions};
@@ -76,8 +73,7 @@ impl Config {
     ///
     /// # Errors
     ///
-    /// Options that [`LeaseOptions::check`] refuses, found here rather than once the
-    /// service has started.
+    /// Options that [`LeaseOptions::check`] refuses, caught here rather than after the start.
     pub fn leased(store: StoreConfig, options: LeaseOptions) -> Result<Config, LeaseError> {
         options.check()?;
         Ok(Config {

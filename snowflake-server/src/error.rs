@@ -1,7 +1,5 @@
-//! [`ApiError`]: every answer that is not a success, as one type that renders itself
-//! as JSON, `{"error": {"field", "message"}}`, with its status and headers; and
-//! [`FieldError`], the bad value a 400 names, which the form's rules give and the page
-//! shows beside its field.
+//! [`ApiError`]: every answer but a success, as JSON `{"error": {"field", "message"}}` with its
+//! status and headers; [`FieldError`]: a 400's bad value, in the words the page shows by its field.
 
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -151,8 +149,7 @@ impl From<Refusal> for ApiError {
     }
 }
 
-/// An error and its causes on one line, each said once: what a reporter that walks the
-/// chain writes (anyhow's `{:#}`), for the texts the service shows (a 503's reason).
+/// An error and its causes on one line, each once, as anyhow's `{:#}` writes it: a 503's reason.
 pub(crate) fn chain(e: &(dyn std::error::Error + 'static)) -> String {
     let mut text = e.to_string();
     let mut source = e.source();

@@ -1,16 +1,13 @@
 //! Fair issuing. An ID to be had now is taken at once; a request that must wait for the
-//! clock (its millisecond used up) waits on a timer, never on a thread, and in a queue:
-//! first come, first served, one turn at a time. Without the queue, requests for 4,096 IDs
-//! take every new millisecond the moment it begins, and a request for one ID waits behind
-//! all of them, for as long as they keep coming.
+//! clock waits on a timer, never a thread, in a first-come, first-served queue. Without it,
+//! requests for 4,096 IDs take each millisecond as it begins, and one for a single ID waits
+//! behind all of them for as long as they keep coming.
 //!
-//! Requests for one ID have a lane of their own, served first in each millisecond: the
-//! batch whose turn it is lets those waiting take their ID before it takes the rest. One
-//! ID costs a batch a 4,096th of a millisecond, where a turn behind the batches cost the
-//! one ID a millisecond for each batch queued before it. The batch lets go first only the
-//! single IDs waiting when it began to, and for 2 ms at a time: a stream of them, each in
-//! turn through their lane, would otherwise hold it off while most of each millisecond
-//! went to nobody.
+//! Single IDs have a lane of their own, served first: the batch whose turn it is lets those
+//! waiting take theirs first. That costs the batch a 4,096th of a millisecond; a turn behind
+//! the batches would cost the single ID a millisecond per batch queued. The batch yields only
+//! to the singles waiting when it began to yield, for 2 ms at a time: a stream of them would
+//! otherwise hold it off while most of each millisecond went to nobody.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -19,16 +16,14 @@ use snowflake_kit::__private::check_wait;
 use snowflake_kit::{Clock, GenerateError};
 use tokio::sync::Mutex;
 
-/// How long a turn yields for the next millisecond before it falls back to the timer; and
-/// how long a batch lets single IDs go first, at most, before it takes its own.
+/// The most a turn yields before falling back to the timer, and a batch lets single IDs go first.
 const SPIN: Duration = Duration::from_millis(2);
 
 /// The queue of requests that wait for the clock.
 pub(crate) struct Queue {
     /// Held by the batch whose turn it is: tokio's mutex serves in arrival order.
     turn: Mutex<()>,
-    /// The batches that wait: while any do, newcomers queue too, rather than take the
-    /// millisecond the first in line waits for.
+    /// Batches waiting: while any do, newcomers queue rather than take the first's millisecond.
     batches: Tally,
     /// Held by the single ID whose turn it is, in the lane served first.
     single_turn: Mutex<()>,
@@ -50,8 +45,7 @@ impl Default for Queue {
     }
 }
 
-/// Counts the requests that came to wait in a lane, and those that left it (served,
-/// failed or dropped): those waiting now are the difference.
+/// Counts requests into a lane and out (served, failed or dropped): the difference waits now.
 #[derive(Default)]
 struct Tally {
     arrived: AtomicU64,
@@ -105,12 +99,10 @@ impl Queue {
         lane.issue(take, clock, tolerance).await
     }
 
-    /// `take` until it is done: it issues what it can at once and says
-    /// [`GenerateError::WouldWait`] for the rest, from a generator on `clock` with
-    /// `tolerance`. Whether the clock has stalled meanwhile is judged by the generator's
-    /// own rule (`check_wait`), which says so only of a clock that did not reach the
-    /// millisecond, never of a wait behind other requests. Its errors are the generator's,
-    /// as they came: what they mean for a request is the issuer's to say.
+    /// `take` until done: it issues what it can and says [`GenerateError::WouldWait`] for the
+    /// rest, from a generator on `clock` with `tolerance`. A stall is judged by `check_wait`:
+    /// a clock short of the millisecond, never a wait behind other requests. Errors come back
+    /// as the generator's; what they mean for a request is the issuer's to say.
     pub(crate) async fn issue<T>(
         &self,
         take: impl FnMut() -> Result<T, GenerateError>,
@@ -156,9 +148,8 @@ impl Lane<'_> {
         // Timed from the first wait on the clock in this turn, not from the queue.
         let mut started = None;
         let mut spin = None;
-        // Since when this turn lets single IDs go first, and how many had come by then:
-        // those go first, not those that come meanwhile (a stream of them would hold
-        // the batch off), and for at most its patience.
+        // Since when this turn lets single IDs go first, and how many had come by then: only
+        // those go first (a stream would hold the batch off), for at most its patience.
         let mut yielding = None;
         loop {
             if let Some(singles) = self.yields_to {
@@ -183,12 +174,10 @@ impl Lane<'_> {
             let (started, from_ms) =
                 *started.get_or_insert_with(|| (tokio::time::Instant::now(), now_ms));
             check_wait(clock, tolerance, from_ms, until_ms, started.elapsed())?;
-            // tokio's timer fires on its own millisecond ticks, up to one late: a turn
-            // that slept for the next millisecond would lose half of the milliseconds to
-            // that. Within the last millisecond the turn yields instead, letting the
-            // worker's other tasks run between its looks at the clock.
-            // A clock that does not come (stalled, or a test's) gets the timer after two
-            // milliseconds of real time.
+            // tokio's timer fires on its own millisecond ticks, up to one late: a sleep for the
+            // next millisecond would lose half of them. Within the last one the turn yields,
+            // letting the worker's other tasks run between its looks; a clock that does not
+            // come (stalled, or a test's) gets the timer after 2 ms of real time.
             let spinning = spin.get_or_insert_with(std::time::Instant::now);
             match until_ms.saturating_sub(now_ms) {
                 0 | 1 if spinning.elapsed() < SPIN => tokio::task::yield_now().await,
@@ -218,8 +207,7 @@ mod tests {
     /// A tolerance no wait in these tests runs past: a stall is not what they look at.
     const NEVER_STALLS: Duration = Duration::MAX;
 
-    /// A batch in `queue` whose millisecond is used up until `open`; counts the calls to
-    /// its `take` in `calls`.
+    /// A batch in `queue`, its millisecond used up until `open`; counts `take` calls in `calls`.
     fn batch(
         queue: &Arc<Queue>,
         open: &Arc<AtomicBool>,
@@ -274,8 +262,7 @@ mod tests {
         assert_eq!(calls.load(Ordering::SeqCst), 1);
     }
 
-    /// A batch waits for the single IDs that were waiting when it began to let them go
-    /// first, not for those that came meanwhile: a stream of them cannot hold it off.
+    /// A batch waits only for the single IDs already waiting: a stream of them cannot hold it off.
     #[tokio::test(flavor = "current_thread")]
     async fn a_batch_waits_only_for_the_single_ids_already_waiting() {
         let queue = patient();
@@ -315,8 +302,7 @@ mod tests {
         assert!(started.elapsed() >= Duration::from_millis(50));
     }
 
-    /// A single ID goes ahead of a waiting batch's turn, and a single ID dropped while
-    /// it waits (its client gone) is counted out.
+    /// Single IDs go ahead of a waiting batch; one dropped while it waits is counted out.
     #[tokio::test(flavor = "current_thread")]
     async fn single_ids_go_ahead_and_are_counted_out_when_dropped() {
         let queue = patient();
@@ -340,9 +326,8 @@ mod tests {
         };
         turns().await;
         assert_eq!(queue.singles.waiting(), 1);
-        // The batch, which looked at the clock again and again, stops while the single
-        // ID waits, though its millisecond has come: over real time, in which a batch
-        // that did not stop would look (it spins, then sleeps a millisecond).
+        // The batch's millisecond has come, yet it stops looking while the single ID waits:
+        // over real time, in which a batch that did not stop would look (spin, then sleep 1 ms).
         open.store(true, Ordering::SeqCst);
         let looks = calls.load(Ordering::SeqCst);
         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -388,8 +373,7 @@ mod tests {
         use crate::fair::Queue;
         use crate::issuer::Issuer;
 
-        /// `tasks` tasks each asking for a whole millisecond's 4,096 IDs, again and again,
-        /// until `stop`; each counts its batches in `filled`.
+        /// `tasks` tasks taking a whole millisecond's IDs until `stop`, counting each in `filled`.
         fn batches(
             tasks: usize,
             issuer: &Arc<Issuer<TokioClock>>,
@@ -422,9 +406,8 @@ mod tests {
                 .collect()
         }
 
-        /// Twenty tasks each asking for a whole millisecond's 4,096 IDs, again and again, and
-        /// one asking for one ID: it gets it in the next millisecond, ahead of the batches
-        /// queued before it, and nobody hears of a stalled clock.
+        /// Beside twenty tasks taking whole milliseconds of IDs, a request for one ID gets it in
+        /// the next millisecond, ahead of the batches queued before it, and no stall is reported.
         #[tokio::test(flavor = "current_thread", start_paused = true)]
         async fn one_id_goes_ahead_of_requests_for_whole_milliseconds() {
             let clock = TokioClock::new();
@@ -459,9 +442,8 @@ mod tests {
             assert!(*longest <= Duration::from_millis(2), "waited {waits:?}");
         }
 
-        /// Four tasks asking for single IDs, each again as soon as it has its ID, beside 50
-        /// batches of a whole millisecond's 4,096 through one queue: the batches must be done
-        /// within 20 s; the single IDs issued meanwhile, counted.
+        /// Four tasks asking for single IDs back to back, beside 50 whole-millisecond batches
+        /// in one queue: the batches must finish within 20 s; returns the single IDs issued.
         async fn stream<C: Clock + 'static>(generator: Generator<C>) -> u64 {
             // One stream at a time: the one on two threads needs both cores, and the one on
             // tokio's paused clock keeps one busy.
@@ -483,11 +465,9 @@ mod tests {
                                 .map_err(|e| e.to_string())
                                 .unwrap();
                             count += 1;
-                            // As a request's task ends: an ID taken at once, without waiting,
-                            // never hands the worker back, and a loop of them would hold it,
-                            // starving the batch's task of polls rather than of IDs (a
-                            // scheduling artefact of the test, which failed it now and then
-                            // at a load of 4).
+                            // As a request's task ends: an ID taken at once never yields,
+                            // and a loop of them would starve the batch's task of polls,
+                            // not of IDs, which failed the test now and then at a load of 4.
                             tokio::task::yield_now().await;
                         }
                         count
@@ -516,12 +496,10 @@ mod tests {
             singles_issued
         }
 
-        /// A stream of single IDs, four tasks each asking again as soon as it has its ID,
-        /// cannot hold the batches off: a batch lets those waiting go first, not those that
-        /// come meanwhile, and for a short while only. On one thread and tokio's paused clock,
-        /// so that the count is the rule's and not the machine's: on two threads and the real
-        /// clock, the singles' share moved with the load, from 1% to 27% of the IDs under
-        /// the same rule (the test below).
+        /// A stream of single IDs cannot hold the batches off: a batch lets those already
+        /// waiting go first, for a short while only. On one thread and tokio's paused clock, so
+        /// that the count is the rule's, not the machine's: on two threads and the real clock,
+        /// the singles' share moved with the load from 1% to 27% (the test below).
         #[tokio::test(flavor = "current_thread", start_paused = true)]
         async fn a_stream_of_single_ids_does_not_starve_the_batches() {
             let clock = TokioClock::new();
@@ -529,10 +507,9 @@ mod tests {
                 stream(Generator::new(Identity::new(1, 1).unwrap()).with_clock(clock)).await;
             // They wait for a millisecond each time a batch has taken the last: some dozens.
             assert!(singles_issued > 20, "{singles_issued} single IDs");
-            // The singles waiting when a batch begins to take go first, a few dozen a
-            // millisecond, and the batch takes the rest: a small share of the IDs, however
-            // busy the machine. A rule that held the batches off while any single waited
-            // gives the singles several times this bound.
+            // Those waiting when a batch begins go first, a few dozen a millisecond, and the
+            // batch takes the rest: a small share, however busy the machine. Holding the
+            // batches off while any single waited gives the singles several times this bound.
             let batch_ids: u64 = 50 * 4096;
             assert!(
                 singles_issued < batch_ids / 16,
@@ -541,10 +518,9 @@ mod tests {
             );
         }
 
-        /// The same on two threads and the real clock, the singles beside the batches at
-        /// once: the batches are done, and the singles have theirs. How many depends on how
-        /// the machine schedules the threads (the test above holds the rule), so only that
-        /// the batches have the most.
+        /// The same on two threads and the real clock: the batches finish and the singles get
+        /// some. How many hangs on the machine's scheduling (the test above holds the rule), so
+        /// only that the batches have the most.
         #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
         async fn a_stream_of_single_ids_on_two_threads_lets_the_batches_finish() {
             let singles_issued = stream(Generator::new(Identity::new(1, 1).unwrap())).await;

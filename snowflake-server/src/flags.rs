@@ -1,7 +1,6 @@
-//! The binary's flags. Which flags go together is declared to clap (`requires`,
-//! `conflicts_with`, groups), each value is read by its own parser (the runtime's
-//! `Field::parse` for the identity); what is left here is what depends on a value (a
-//! member's scheme, a URL's password) and the files and variables the flags point to.
+//! The binary's flags. Which go together is declared to clap, and each value read by its own
+//! parser; the code here is for what depends on a value (a member's scheme, a URL's
+//! password) and the files and variables the flags point to.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -24,9 +23,8 @@ const ETCD_PASSWORD: &str = "SNOWFLAKE_ETCD_PASSWORD";
     long_about = "Serve the Snowflake ID page and an ID service.\n\nEvery flag can come from the \
                   environment instead: `--lease-ttl` from `SNOWFLAKE_LEASE_TTL`, and so on \
                   (shown in `--help`); a flag given beats its variable.",
-    // A leased identity comes from one store; a store needs an identity to claim; a
-    // datacenter goes with a machine, or with --auto; the schema is for --postgres or
-    // its printing.
+    // A leased identity comes from one store; a store, and --dc, need --machine or --auto;
+    // the schema is for --postgres or its printing.
     group(ArgGroup::new("store").args(["etcd", "postgres"])),
     group(ArgGroup::new("claim").args(["auto", "machine"]).multiple(true)),
     group(ArgGroup::new("schema_for").args(["postgres", "print_postgres_schema"]).multiple(true)),
@@ -210,9 +208,8 @@ pub(crate) enum Startup {
 }
 
 impl Flags {
-    /// What to do, with the files the flags name read now (a file that cannot be read is a
-    /// bad flag, not a failure after the start) and the passwords that come from the
-    /// environment looked up in `env` (the process's, in the binary; a test's own in tests).
+    /// What to do. Files the flags name are read now (one that cannot be read is a bad flag,
+    /// not a failure after the start); passwords come from `env` (a test passes its own).
     pub(crate) fn startup(&self, env: &dyn Fn(&str) -> Option<String>) -> Result<Startup, String> {
         if self.print_postgres_schema {
             let schema = self
@@ -301,8 +298,7 @@ impl Flags {
         Ok(config)
     }
 
-    /// The PostgreSQL URL, its password (the URL's, a file's, or `PGPASSWORD`), its CA and
-    /// schema from the flags.
+    /// The PostgreSQL URL, its password (the URL's, a file's, or `PGPASSWORD`), CA and schema.
     fn postgres_access(
         &self,
         url: &str,
@@ -330,8 +326,7 @@ impl Flags {
                 .with_schema(schema)
                 .map_err(|e| format!("--postgres-schema: {e}"))?;
         }
-        // libpq's TLS variables are not read: one asking for TLS without --postgres-ca
-        // would otherwise connect in the clear without a word.
+        // libpq's TLS variables are not read: one asking for TLS must not connect in the clear.
         if let Some(mode) = env("PGSSLMODE")
             && !config.is_tls()
             && !["disable", "allow", "prefer"].contains(&mode.as_str())
@@ -410,10 +405,9 @@ pub(crate) fn one_line(e: &clap::Error) -> String {
         .to_owned()
 }
 
-/// The flags' rules, case by case, without a process: what the binary prints after
-/// `error: ` and before exiting with status 2 (`tests/process.rs` runs it for one case of
-/// each kind). The environment is a test's own: clap reads none of the flags' variables,
-/// and the passwords' come from `env`.
+/// The flags' rules, case by case, without a process: what the binary prints after `error: `
+/// before exiting 2 (`tests/process.rs` runs one case of each kind). The environment is the
+/// test's own: clap reads none of the flags' variables, and passwords come from `env`.
 #[cfg(test)]
 mod tests {
     use clap::{CommandFactory, FromArgMatches};
@@ -437,8 +431,7 @@ mod tests {
         flags.startup(&env)
     }
 
-    /// Each line's flags (before ` => `) are refused in one line that starts with its
-    /// message (after it).
+    /// Each line's flags (before ` => `) are refused in one line starting with its message (after).
     fn refused_each(table: &str) {
         for case in table.lines().filter(|line| !line.trim().is_empty()) {
             let (args, message) = case.split_once(" => ").expect("flags => message");
@@ -537,8 +530,7 @@ mod tests {
         );
     }
 
-    /// What the flags give: defaults, the identity's kind, and the passwords from the
-    /// environment a test passes in.
+    /// What the flags give: defaults, the identity's kind, passwords from the test's environment.
     #[test]
     fn good_flags_give_what_they_say() {
         let Ok(Startup::Serve { listen, .. }) = said("", &[]) else {

@@ -1,12 +1,11 @@
-//! The `snowflake-server` service as a library: the page that shows how a Twitter-layout
-//! Snowflake ID is built, and the ID service around it, for the binary and for an
-//! application that serves it itself or mounts its router in its own.
+//! The `snowflake-server` service as a library, for the binary and for applications: the page
+//! that shows how a Twitter-layout Snowflake ID is built, and the ID service around it.
 //!
 //! - [`serve()`] serves a [`Config`] on a listener until a shutdown future resolves
 //!   ([`serve_until_signal`]: until SIGTERM or Ctrl-C, as the binary does);
 //! - [`Service`] gives the router to mount, and claims and releases a leased identity;
 //! - [`Config`] says where the IDs come from: no identity, an unleased one, or one leased
-//!   from a [`StoreConfig`] (the binary's flags make one; they are the binary's own).
+//!   from a [`StoreConfig`] (the binary makes one from its own flags).
 //!
 //! The crates whose types this API names are re-exported, so that an application uses the
 //! very versions the service was built with: [`axum`] ([`Service::router`] is an axum

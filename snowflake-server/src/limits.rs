@@ -1,8 +1,7 @@
-//! The server's own limit on a request's URL, below hyper's 64 KiB, so that a long URL gets
-//! the JSON error every answer of the router has and is counted by its endpoint. What
-//! hyper refuses before routing (a malformed head, a URL past its 64 KiB, more than 100
-//! header fields) it answers itself with an empty body; the connection is then counted in
-//! `snowflake_connections_closed_total`.
+//! The server's own URL limit, below hyper's 64 KiB, so a long URL gets the router's JSON error
+//! and is counted by endpoint. What hyper refuses before routing (a malformed head, a URL past
+//! 64 KiB, over 100 header fields) gets an empty body; `snowflake_connections_closed_total`
+//! counts the connection.
 
 use axum::extract::Request;
 use axum::middleware::Next;

@@ -1,9 +1,7 @@
-//! Accepting connections, with limits that a misbehaving client cannot get around: a
-//! header-read timeout (which is also the idle timeout between requests, since hyper
-//! starts it as soon as it waits for a request's first byte), a cap on open connections
-//! below the file-descriptor limit, and, at the cap, the oldest connection that has no
-//! request in flight (idle, or half-sent) closed to make room. A thousand silent
-//! connections cannot shut out `/healthz`.
+//! Accepting connections, with limits a misbehaving client cannot get around: a thousand
+//! silent connections cannot shut out `/healthz`. The header-read timeout is also the idle
+//! timeout, as hyper starts it when it waits for a request's first byte. At the cap on open
+//! connections, the oldest with no request in flight (idle, or half-sent) is closed to make room.
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -27,8 +25,7 @@ pub(crate) const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// standard streams, a connection accepted while one is closed to make room.
 const RESERVED_FDS: u64 = 64;
 
-/// The cap on client connections that fits below the limit on open files in force (the
-/// binary raises the soft limit to the hard one first).
+/// The cap on client connections under the open-files limit (the binary first raises soft to hard).
 pub(crate) fn connection_cap() -> usize {
     let limit = open_files_limit();
     usize::try_from(limit.saturating_sub(RESERVED_FDS).clamp(16, 1 << 20)).unwrap_or(1 << 20)
@@ -95,8 +92,7 @@ pub(crate) async fn serve(
             accepted = listener.accept() => accepted,
             () = &mut shutdown => break,
         };
-        // Out of file descriptors (EMFILE, ENFILE) or another transient failure: make
-        // room, pause, and go on; never end the server.
+        // EMFILE, ENFILE or the like: make room, pause and go on; never end the server.
         let Ok((stream, _)) = accepted else {
             if lock(&connections).close_oldest_idle() {
                 state

@@ -1,6 +1,5 @@
-//! Events on stderr: the server's and the lease's (`snowflake_lease`), as text for a
-//! person at a terminal or as JSON lines for a collector, filtered by `RUST_LOG`
-//! (default `info`: one event per thing an operator needs to know, none per request).
+//! Events of the server and `snowflake_lease` on stderr, as text or JSON lines, filtered by
+//! `RUST_LOG` (default `info`: one event per thing an operator needs to know, none per request).
 
 use std::fmt;
 use std::io::IsTerminal;
@@ -25,9 +24,8 @@ pub enum LogFormat {
     Json,
 }
 
-/// Installs the binary's subscriber: events of the server and the lease on stderr, as
-/// `format` says, filtered by `RUST_LOG` (default `info`). An application that has its own
-/// subscriber does not call it.
+/// Installs the binary's subscriber: the server's and the lease's events on stderr in `format`,
+/// filtered by `RUST_LOG` (default `info`). An application with its own subscriber skips it.
 ///
 /// ```no_run
 /// snowflake_server::init_logging(snowflake_server::LogFormat::Json)?;
@@ -65,8 +63,7 @@ pub fn init_logging(format: LogFormat) -> Result<(), LoggingError> {
     })
 }
 
-/// Why [`init_logging`] could not set up the events: a `RUST_LOG` that is no filter (named),
-/// or a subscriber installed already.
+/// Why [`init_logging`] failed: a `RUST_LOG` that is no filter (named), or a subscriber in place.
 ///
 /// ```no_run
 /// if let Err(e) = snowflake_server::init_logging(snowflake_server::LogFormat::Text) {

@@ -1,13 +1,11 @@
-//! `snowflake-server`: the page that shows how a Snowflake ID is built, and an ID
-//! service around it. The flags are this binary's (`flags.rs`; `--help` lists them, each
-//! with its environment variable); the service is the library's.
+//! `snowflake-server`: the page that shows how a Snowflake ID is built, and an ID service around
+//! it. The flags are this binary's (`flags.rs`, see `--help`); the service is the library's.
 //!
-//! Bad flags: one line on stderr, exit status 2. Events on stderr, text or JSON lines,
-//! filtered by `RUST_LOG`. A port in use, an unreachable store, a TLS or auth failure, an
-//! identity not claimed in time: an ERROR event naming it, exit status 1. The server
-//! answers from the start; while it claims its identity, the ID endpoints and `/readyz`
-//! answer 503 saying what it waits for. SIGTERM or Ctrl-C: stop accepting, finish what is
-//! in flight, release the identity, exit 0.
+//! Bad flags: one line on stderr, exit 2. Events: on stderr, text or JSON lines, filtered by
+//! `RUST_LOG`. A port in use, an unreachable store, a TLS or auth failure, an identity not
+//! claimed in time: an ERROR event naming it, exit 1. The server answers at once; while it
+//! claims its identity, the ID endpoints and `/readyz` answer 503 saying what it waits for.
+//! SIGTERM or Ctrl-C: stop accepting, finish what is in flight, release the identity, exit 0.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -28,7 +26,7 @@ fn main() -> ExitCode {
         }
         Err(e) => return fail(2, &flags::one_line(&e)),
     };
-    // The passwords that come from the environment, looked up there and nowhere else.
+    // Passwords come from the environment, looked up here and nowhere else.
     let env = |name: &str| std::env::var(name).ok();
     let (listen, log_format, config) = match flags.startup(&env) {
         Ok(Startup::Serve {
@@ -61,8 +59,7 @@ fn main() -> ExitCode {
         let listener = tokio::net::TcpListener::bind(listen)
             .await
             .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
-        // Where it listens, once it listens for the stop signals too: whoever started it
-        // may stop it from then on.
+        // Stop signals before the address is printed: from then on, whoever started it may stop it.
         let signals = StopSignals::listen().map_err(|e| chain(&e))?;
         let local = listener.local_addr().map_err(|e| e.to_string())?;
         // A closed stdout is no reason to stop.

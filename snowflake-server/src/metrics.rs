@@ -21,8 +21,7 @@ pub(crate) struct Metrics {
     identity: IntGaugeVec,
     /// 1 for the store a leased identity comes from.
     store: IntGaugeVec,
-    /// Connections ended before or between requests, by why: a header read timed out, a
-    /// request head hyper refused, one closed to make room at the cap.
+    /// Ended before or between requests: a header read timed out, a head refused, room at the cap.
     pub(crate) connections_closed: IntCounterVec,
 }
 

@@ -1,7 +1,6 @@
-//! The page's routes: `/id/`, `/he/` and `/en/`, and `/` in the language the browser asks
-//! for. Rendered for each request from its query (a GET form, so it works without
-//! JavaScript) by `snowflake_page`, whose script asks the server for the same page as you
-//! type and shows its new parts. Self-contained: no external fonts, scripts or styles.
+//! The page's routes: `/id/`, `/he/`, `/en/`, and `/` in the browser's language. `snowflake_page`
+//! renders each from its query (a GET form, so it works without JavaScript); its script fetches
+//! the page as you type and shows the new parts. No external fonts, scripts or styles.
 
 use std::sync::LazyLock;
 
@@ -13,8 +12,7 @@ use axum::routing::get;
 use snowflake_kit::SystemClock;
 use snowflake_page::{Hosting, Lang, Words, content_security_policy, render};
 
-/// The page's routes: a path per language, its name without the slash sent on to it, and
-/// `/` for whichever the browser prefers.
+/// A path per language (redirected to from its name without the slash), and `/` negotiated.
 pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
     let mut router = Router::new().route("/", get(negotiated));
     for lang in Lang::ALL {
@@ -38,8 +36,7 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
     router
 }
 
-/// `GET /`: the page in the language that `Accept-Language` prefers, English when it
-/// names none of ours; caches keep one copy per header.
+/// `GET /`: the page in the language `Accept-Language` prefers, else English; cached per header.
 async fn negotiated(headers: HeaderMap, Query(params): Query<Vec<(String, String)>>) -> Response {
     let asked = headers
         .get(header::ACCEPT_LANGUAGE)
@@ -72,9 +69,8 @@ fn page(
     response
 }
 
-/// Where the reader reached the page, `http://host:port`, for the alternates that search
-/// engines want as whole URLs: the request's `Host`, and `https` when a proxy in front says
-/// so (`X-Forwarded-Proto`). `None` for a `Host` that is not a host and port.
+/// `http://host:port` from `Host` (`https` if a proxy's `X-Forwarded-Proto` says so), for the
+/// alternates search engines want as whole URLs; `None` for a `Host` that is no host and port.
 fn origin(headers: &HeaderMap) -> Option<String> {
     let host = headers.get(header::HOST)?.to_str().ok()?;
     let is_authority = !host.is_empty()
@@ -90,8 +86,7 @@ fn origin(headers: &HeaderMap) -> Option<String> {
     Some(format!("{}://{host}", if https { "https" } else { "http" }))
 }
 
-/// The page's headers: its policy (its own inline script and style, found by their
-/// hashes, and nothing else), and no sniffing, referrer or framing.
+/// A policy of only its own inline script and style (by hash); no sniffing, referrer or framing.
 static HEADERS: LazyLock<[(HeaderName, HeaderValue); 4]> = LazyLock::new(|| {
     let policy = content_security_policy(Hosting::Server { origin: None });
     [

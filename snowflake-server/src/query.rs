@@ -1,5 +1,4 @@
-//! A request's query, as the API reads it: each parameter given at most once, a repeated
-//! one an error that names it, rather than one of its values chosen in silence.
+//! The API's query: a repeated parameter is an error naming it, not one value picked in silence.
 
 use std::collections::HashMap;
 

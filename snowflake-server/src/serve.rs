@@ -1,5 +1,4 @@
-//! Serving: the router on a listener, the claim of a leased identity beside it, and the
-//! stop (drain the requests in flight, then let the identity go).
+//! Serving: the router on a listener, a leased identity's claim beside it, and the stop.
 
 use std::fmt;
 use std::future::Future;
@@ -29,14 +28,12 @@ use signals::{Once, Stop};
 /// How long in-flight requests may take to finish after a stop signal.
 const DRAIN: Duration = Duration::from_secs(10);
 
-/// The service for an application to mount in its own router: [`Service::router`] answers
-/// every endpoint of `snowflake-server`; with a leased identity, [`Service::claim`] claims it
-/// and [`Service::release`] lets it go.
+/// The service to mount in an application's router: [`Service::router`] answers every endpoint;
+/// with a leased identity, [`Service::claim`] claims it and [`Service::release`] lets it go.
 ///
-/// Mount it at the root (`merge`): the page's form and script, and the OpenAPI document,
-/// name the service's paths from `/`. The limits on connections (the header-read timeout,
-/// the cap on open connections) are [`serve`]'s, not the
-/// router's: under the application's own server, they are the application's.
+/// Mount it at the root (`merge`): the page's form and script, and the OpenAPI document, name
+/// the paths from `/`. The limits on connections (header-read timeout, cap) are [`serve`]'s,
+/// not the router's: under the application's own server, they are the application's.
 ///
 /// ```
 /// use axum::body::Body;
@@ -101,19 +98,17 @@ impl Service {
         Ok(Service { state, claim })
     }
 
-    /// The router of every endpoint: the page, the API, the health, the metrics and the
-    /// OpenAPI document. Each call gives a router on the same state.
+    /// A router of every endpoint (page, API, health, metrics, OpenAPI) on the service's state.
     pub fn router(&self) -> Router {
         router(Arc::clone(&self.state))
     }
 
     /// Connects to the store and claims the leased identity, waiting as long as its options
-    /// say; the ID endpoints issue once it returns `Ok`. Without a lease, or claimed
-    /// already, it returns `Ok` at once; after an error, it may be called again.
+    /// say; the ID endpoints issue once it returns `Ok`. Without a lease, or claimed already,
+    /// it returns `Ok` at once; after an error, it may be called again.
     ///
-    /// Let it finish: a claim dropped after it won the identity, while it waits for the
-    /// clock to pass the identity's high-water mark, leaves the identity held until its
-    /// lease runs out.
+    /// Let it finish: one dropped after winning the identity, while waiting for the clock to
+    /// pass its high-water mark, leaves it held until the lease runs out.
     ///
     /// # Errors
     ///
@@ -134,8 +129,8 @@ impl Service {
 }
 
 /// Serves `config` on `listener` until `shutdown` resolves: answers at once, claims a leased
-/// identity meanwhile, and then drains the requests in flight (for up to 10 s), lets a claim
-/// in flight finish (for up to the lease's clock wait and a second), and lets the identity go.
+/// identity meanwhile, then drains requests in flight (up to 10 s), lets a claim in flight
+/// finish (up to the lease's clock wait and a second), and lets the identity go.
 ///
 /// ```no_run
 /// # #[tokio::main]
@@ -153,8 +148,7 @@ impl Service {
 ///
 /// # Errors
 ///
-/// [`ServeError`]: the metrics cannot be set up, the store cannot be reached, the identity
-/// is not claimed in time.
+/// [`ServeError`]: no metrics, the store out of reach, or the identity not claimed in time.
 pub async fn serve(
     listener: TcpListener,
     config: Config,
@@ -163,12 +157,11 @@ pub async fn serve(
     run(listener, config, &mut Once(Some(Box::pin(shutdown)))).await
 }
 
-/// As [`serve`], until SIGTERM or Ctrl-C (SIGINT), as `signals` hears them; a second
-/// signal ends the drain at once, and the identity is still let go. The signals are
-/// listened for from [`StopSignals::listen`] on, so that one arriving while the service
-/// starts (or claims its identity) never meets the default action, which would leave the
-/// lease held; the binary says where it listens once they are. The library writes nothing
-/// to stdout. The signals stay caught by the process afterwards (tokio keeps its handlers).
+/// As [`serve`], until `signals` hears SIGTERM or Ctrl-C (SIGINT); a second signal ends the
+/// drain at once, and the identity is still let go. From [`StopSignals::listen`] on, a signal
+/// during start-up or the claim never meets the default action, which would leave the lease
+/// held; the binary prints where it listens only after `listen`. The library writes nothing
+/// to stdout; the signals stay caught afterwards (tokio keeps its handlers).
 ///
 /// ```no_run
 /// # #[tokio::main]
@@ -206,14 +199,11 @@ async fn run(
         )
     })?;
     started(local, &config);
-    // The cap on connections follows the limit on open files in force.
     let cap = listen::connection_cap();
     let mut service = Service::new(config)?;
     let state = Arc::clone(&service.state);
-    // The claim goes on while the server answers: the page, compose, decode, the
-    // health and the metrics need no identity, and the rest say what they wait for.
-    // How long a claim in flight at a stop signal may go on: its wait for the clock to
-    // pass the high-water mark, and a second.
+    // The claim goes on while the server answers: the page, compose, decode, health and metrics
+    // need no identity, and the rest say what they wait for.
     let (grace, mut claim) = match service.claim.take() {
         Some((store, options)) => (
             options.max_clock_wait + Duration::from_secs(1),
@@ -313,10 +303,10 @@ fn started(local: SocketAddr, config: &Config) {
         machine,
         store = store.kind().key(),
         members = etcd.map(|config| tracing::field::display(config.endpoints().join(","))),
-        user = etcd.and_then(|config| config.user()),
+        user = etcd.and_then(EtcdConfig::user),
         prefix = etcd.map(|_| tracing::field::display(&options.prefix)),
-        database = postgres.map(|config| config.endpoint()),
-        schema = postgres.map(|config| config.schema()),
+        database = postgres.map(PgConfig::endpoint),
+        schema = postgres.map(PgConfig::schema),
         tls = etcd.map(EtcdConfig::is_tls).or(postgres.map(PgConfig::is_tls)),
         ttl_s = options.ttl.as_secs(),
         window_ms = options.window.as_millis(),
@@ -335,8 +325,7 @@ async fn drain<F: Future<Output = ()>>(serving: &mut Pin<&mut F>, stop: &mut imp
     }
 }
 
-/// Connects to the store and claims the identity, telling the lease what it waits for
-/// meanwhile; then the lease issues.
+/// Connects and claims the identity, telling the lease what it waits for; then the lease issues.
 async fn claim(
     state: Arc<AppState>,
     store: StoreConfig,

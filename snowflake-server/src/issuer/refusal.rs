@@ -1,5 +1,4 @@
-//! [`Refusal`]: why no ID was issued, in words for the client; and the WARN event, once a
-//! second at most, for a refusal that is the clock's doing.
+//! [`Refusal`]: why no ID was issued; a WARN, once a second at most, when the clock is to blame.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -9,8 +8,7 @@ use snowflake_lease::State;
 
 use super::NO_IDENTITY;
 
-/// Why no ID was issued (or the service is not ready), for a 503: kept typed until it is
-/// written, in words for the client, by its `Display`.
+/// Why no ID was issued (or the service is not ready), for a 503; typed until `Display` says it.
 #[derive(Debug)]
 pub(crate) enum Refusal {
     /// No identity was given.
@@ -66,8 +64,7 @@ impl OncePerSecond {
     }
 }
 
-/// A `WARN` event for a refusal that is the clock's doing, once a second at most, however
-/// many requests a clock stepped far back refuses.
+/// A `WARN` for a clock refusal, once a second at most, however many requests a step back refuses.
 fn clock_refusal(e: &GenerateError) {
     static SAID: OncePerSecond = OncePerSecond::new();
     static STARTED: OnceLock<std::time::Instant> = OnceLock::new();
@@ -80,9 +77,8 @@ fn clock_refusal(e: &GenerateError) {
     }
 }
 
-/// The generator's refusal as the client reads it, and a WARN event when the clock is to
-/// blame. A function called where an ID is refused, not a `From`: a conversion stays free
-/// of side effects, and can be called anywhere (a test, a retry) without a log line.
+/// The generator's refusal for the client, and a WARN if the clock is to blame. Not a `From`: a
+/// conversion stays free of side effects, so a test or a retry makes one without a log line.
 pub(super) fn refused(e: GenerateError) -> Refusal {
     if matches!(
         e,

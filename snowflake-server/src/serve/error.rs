@@ -4,10 +4,9 @@ use std::fmt;
 
 use snowflake_lease::LeaseError;
 
-/// What went wrong in the service: its metrics could not be set up, the store could not be
-/// reached, or the identity was not claimed in time (by [`serve`](crate::serve), the reason it stopped).
-/// Its message says the step that failed; the cause is its [`source`](std::error::Error::source),
-/// for a reporter that walks the chain (anyhow's `{:#}`, the binary's one line).
+/// What went wrong in the service (for [`serve`](crate::serve), why it stopped). Its message
+/// says the step that failed; the cause is its [`source`](std::error::Error::source), for a
+/// reporter that walks the chain (anyhow's `{:#}`, the binary's one line).
 ///
 /// ```
 /// # async fn run() {

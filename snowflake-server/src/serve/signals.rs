@@ -36,9 +36,8 @@ pub struct StopSignals {
 }
 
 impl StopSignals {
-    /// Starts listening for the signals; from here on they stop the service rather than
-    /// the process. Call it inside a tokio runtime (outside one it panics, as tokio's
-    /// signals do), as early as the program can.
+    /// Starts listening: from here on the signals stop the service, not the process. Call it
+    /// as early as the program can, inside a tokio runtime (outside one, tokio's signals panic).
     ///
     /// ```no_run
     /// # #[tokio::main]
@@ -49,8 +48,7 @@ impl StopSignals {
     ///
     /// # Errors
     ///
-    /// [`ServeError`] of kind [`ServeErrorKind::Signals`] when the process cannot listen
-    /// for them.
+    /// [`ServeError`] of kind [`ServeErrorKind::Signals`] when the process cannot listen.
     pub fn listen() -> Result<StopSignals, ServeError> {
         #[cfg(unix)]
         {
@@ -92,8 +90,7 @@ mod tests {
 
     use super::{Stop, StopSignals};
 
-    /// Each signal, sent to this process once the service listens, stops the service
-    /// rather than the process.
+    /// Each signal, sent to this process once listening, stops the service, not the process.
     #[tokio::test]
     async fn the_signals_are_heard_inside_a_runtime() {
         let mut signals = StopSignals::listen().expect("listening for the signals");
