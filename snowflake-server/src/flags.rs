@@ -31,110 +31,69 @@ const ETCD_PASSWORD: &str = "SNOWFLAKE_ETCD_PASSWORD";
 )]
 pub(crate) struct Flags {
     /// The address to listen on.
-    #[arg(
-        long,
-        env = "SNOWFLAKE_LISTEN",
-        value_name = "ADDR",
-        default_value = "127.0.0.1:8080"
-    )]
+    #[arg(long, env = "SNOWFLAKE_LISTEN", value_name = "ADDR")]
+    #[arg(default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
     /// Datacenter id, 0..=31: of an exact identity (with --machine), leased with --etcd or
     /// --postgres and unleased without; or the datacenter to lease any free machine of
     /// (with --etcd or --postgres, and --auto).
-    #[arg(long, env = "SNOWFLAKE_DC", value_name = "N", value_parser = field(Field::Datacenter),
-        requires = "claim")]
+    #[arg(long, env = "SNOWFLAKE_DC", value_name = "N", value_parser = field(Field::Datacenter))]
+    #[arg(requires = "claim")]
     dc: Option<u64>,
     /// Machine id, 0..=31: of an exact identity (with --dc).
-    #[arg(long, env = "SNOWFLAKE_MACHINE", value_name = "N",
-        value_parser = field(Field::Machine), requires = "dc")]
+    #[arg(long, env = "SNOWFLAKE_MACHINE", value_name = "N", value_parser = field(Field::Machine))]
+    #[arg(requires = "dc")]
     machine: Option<u64>,
     /// Lease the identity from etcd: its members, comma-separated, all http://host:port
     /// or all https://host:port.
-    #[arg(
-        long,
-        env = "SNOWFLAKE_ETCD",
-        value_name = "URL[,URL...]",
-        requires = "claim"
-    )]
+    #[arg(long, env = "SNOWFLAKE_ETCD", value_name = "URL[,URL...]")]
+    #[arg(requires = "claim")]
     etcd: Option<String>,
     /// The CA certificate (PEM) that https:// members are verified against.
-    #[arg(
-        long,
-        env = "SNOWFLAKE_ETCD_CA",
-        value_name = "FILE",
-        requires = "etcd",
-        conflicts_with = "postgres"
-    )]
+    #[arg(long, env = "SNOWFLAKE_ETCD_CA", value_name = "FILE")]
+    #[arg(requires = "etcd", conflicts_with = "postgres")]
     etcd_ca: Option<PathBuf>,
     /// A client certificate (PEM) for members that demand mutual TLS (with --etcd-key).
-    #[arg(long, env = "SNOWFLAKE_ETCD_CERT", value_name = "FILE",
-        requires_all = ["etcd", "etcd_key"], conflicts_with = "postgres")]
+    #[arg(long, env = "SNOWFLAKE_ETCD_CERT", value_name = "FILE")]
+    #[arg(requires_all = ["etcd", "etcd_key"], conflicts_with = "postgres")]
     etcd_cert: Option<PathBuf>,
     /// The client certificate's private key (PEM) (with --etcd-cert).
-    #[arg(long, env = "SNOWFLAKE_ETCD_KEY", value_name = "FILE",
-        requires_all = ["etcd", "etcd_cert"], conflicts_with = "postgres")]
+    #[arg(long, env = "SNOWFLAKE_ETCD_KEY", value_name = "FILE")]
+    #[arg(requires_all = ["etcd", "etcd_cert"], conflicts_with = "postgres")]
     etcd_key: Option<PathBuf>,
     /// The etcd user, for clusters with auth enabled; its password comes from
     /// --etcd-password-file or the environment variable SNOWFLAKE_ETCD_PASSWORD.
     #[expect(clippy::doc_markdown, reason = "--help shows it as written")]
-    #[arg(
-        long,
-        env = "SNOWFLAKE_ETCD_USER",
-        value_name = "NAME",
-        requires = "etcd",
-        conflicts_with = "postgres"
-    )]
+    #[arg(long, env = "SNOWFLAKE_ETCD_USER", value_name = "NAME")]
+    #[arg(requires = "etcd", conflicts_with = "postgres")]
     etcd_user: Option<String>,
     /// A file holding the etcd user's password (one line).
-    #[arg(
-        long,
-        env = "SNOWFLAKE_ETCD_PASSWORD_FILE",
-        value_name = "FILE",
-        requires = "etcd_user"
-    )]
+    #[arg(long, env = "SNOWFLAKE_ETCD_PASSWORD_FILE", value_name = "FILE")]
+    #[arg(requires = "etcd_user")]
     etcd_password_file: Option<PathBuf>,
     /// The key prefix in etcd [default: /snowflake-kit/v1/default].
-    #[arg(
-        long,
-        env = "SNOWFLAKE_ETCD_PREFIX",
-        value_name = "P",
-        requires = "etcd",
-        conflicts_with = "postgres"
-    )]
+    #[arg(long, env = "SNOWFLAKE_ETCD_PREFIX", value_name = "P")]
+    #[arg(requires = "etcd", conflicts_with = "postgres")]
     etcd_prefix: Option<String>,
     /// Lease the identity from PostgreSQL instead: postgres://USER@HOST:PORT/DATABASE.
     /// The password from --postgres-password-file or PGPASSWORD: one in the URL works, but
     /// `ps` shows it to every user of the host.
-    #[arg(
-        long,
-        env = "SNOWFLAKE_POSTGRES",
-        value_name = "URL",
-        requires = "claim"
-    )]
+    #[arg(long, env = "SNOWFLAKE_POSTGRES", value_name = "URL")]
+    #[arg(requires = "claim")]
     postgres: Option<String>,
     /// The CA certificate (PEM) the database's certificate and name are verified against;
     /// given, the connection is TLS or nothing.
-    #[arg(
-        long,
-        env = "SNOWFLAKE_POSTGRES_CA",
-        value_name = "FILE",
-        requires = "postgres",
-        conflicts_with = "etcd"
-    )]
+    #[arg(long, env = "SNOWFLAKE_POSTGRES_CA", value_name = "FILE")]
+    #[arg(requires = "postgres", conflicts_with = "etcd")]
     postgres_ca: Option<PathBuf>,
     /// A file holding the PostgreSQL user's password (one line).
-    #[arg(
-        long,
-        env = "SNOWFLAKE_POSTGRES_PASSWORD_FILE",
-        value_name = "FILE",
-        requires = "postgres",
-        conflicts_with = "etcd"
-    )]
+    #[arg(long, env = "SNOWFLAKE_POSTGRES_PASSWORD_FILE", value_name = "FILE")]
+    #[arg(requires = "postgres", conflicts_with = "etcd")]
     postgres_password_file: Option<PathBuf>,
     /// The schema of the lease tables in PostgreSQL, made on first use when it has none
     /// [default: snowflake].
-    #[arg(long, env = "SNOWFLAKE_POSTGRES_SCHEMA", value_name = "NAME",
-        value_parser = schema, requires = "schema_for")]
+    #[arg(long, env = "SNOWFLAKE_POSTGRES_SCHEMA", value_name = "NAME", value_parser = schema)]
+    #[arg(requires = "schema_for")]
     postgres_schema: Option<String>,
     /// Print the SQL that makes the lease tables in --postgres-schema, for a migration that
     /// is reviewed, and exit.
@@ -142,27 +101,22 @@ pub(crate) struct Flags {
     print_postgres_schema: bool,
     /// Lease any free identity of all 1,024 (with --etcd or --postgres), or with --dc any
     /// free machine of that datacenter.
-    #[arg(long, env = "SNOWFLAKE_AUTO", value_parser = clap::builder::BoolishValueParser::new(),
-        requires = "store", conflicts_with = "machine")]
+    #[arg(long, env = "SNOWFLAKE_AUTO", value_parser = clap::builder::BoolishValueParser::new())]
+    #[arg(requires = "store", conflicts_with = "machine")]
     auto: bool,
     /// The lease's time to live, in seconds (with --etcd or --postgres).
-    #[arg(long, env = "SNOWFLAKE_LEASE_TTL", value_name = "SECONDS", default_value = "10",
-        value_parser = seconds(1), requires = "store")]
+    #[arg(long, env = "SNOWFLAKE_LEASE_TTL", value_name = "SECONDS", value_parser = seconds(1))]
+    #[arg(default_value = "10", requires = "store")]
     lease_ttl: Duration,
     /// How long to wait for an exact identity, or a machine of --dc, to come free (with
     /// --etcd or --postgres), in seconds; 0 fails at once [default: 30].
-    #[arg(long, env = "SNOWFLAKE_CLAIM_WAIT", value_name = "SECONDS",
-        value_parser = seconds(0), requires = "store")]
+    #[arg(long, env = "SNOWFLAKE_CLAIM_WAIT", value_name = "SECONDS", value_parser = seconds(0))]
+    #[arg(requires = "store")]
     claim_wait: Option<Duration>,
     /// How events are written to stderr (which ones: RUST_LOG, default info).
     #[expect(clippy::doc_markdown, reason = "--help shows it as written")]
-    #[arg(
-        long,
-        env = "SNOWFLAKE_LOG_FORMAT",
-        value_name = "FORMAT",
-        value_enum,
-        default_value = "auto"
-    )]
+    #[arg(long, env = "SNOWFLAKE_LOG_FORMAT", value_name = "FORMAT", value_enum)]
+    #[arg(default_value = "auto")]
     log_format: LogFormat,
 }
 
