@@ -196,10 +196,12 @@ mod tests {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, AtomicUsize};
 
+    use snowflake_kit::{Generator, Identity, Snowflake};
     use snowflake_test_support::T;
-    use snowflake_test_support::clock::StoppedClock;
+    use snowflake_test_support::clock::{StoppedClock, TokioClock};
 
     use super::*;
+    use crate::issuer::Issuer;
 
     /// A clock standing at `T`.
     const STILL: StoppedClock = StoppedClock(T);
@@ -361,175 +363,164 @@ mod tests {
         batch.await.unwrap().unwrap();
     }
 
-    /// The queue in front of an issuer, as the handlers use it.
-    mod fairness {
-        use std::sync::Arc;
-        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-        use std::time::Duration;
+    // The queue in front of an issuer, as the handlers use it.
 
-        use snowflake_kit::{Clock, Generator, Identity, Snowflake};
-        use snowflake_test_support::clock::TokioClock;
-
-        use crate::fair::Queue;
-        use crate::issuer::Issuer;
-
-        /// `tasks` tasks taking a whole millisecond's IDs until `stop`, counting each in `filled`.
-        fn batches(
-            tasks: usize,
-            issuer: &Arc<Issuer<TokioClock>>,
-            queue: &Arc<Queue>,
-            filled: &Arc<AtomicUsize>,
-            stop: &Arc<AtomicBool>,
-        ) -> Vec<tokio::task::JoinHandle<()>> {
-            (0..tasks)
-                .map(|_| {
-                    let (issuer, queue, filled, stop) = (
-                        Arc::clone(issuer),
-                        Arc::clone(queue),
-                        Arc::clone(filled),
-                        Arc::clone(stop),
-                    );
-                    tokio::spawn(async move {
-                        let mut out = vec![Snowflake::MAX; 4096];
-                        while !stop.load(Ordering::Relaxed) {
-                            issuer
-                                .fill(&queue, &mut out)
-                                .await
-                                .map_err(|e| e.to_string())
-                                .unwrap();
-                            filled.fetch_add(1, Ordering::Relaxed);
-                            // Back as the next millisecond begins, as fresh requests come.
-                            tokio::time::sleep(Duration::from_millis(1)).await;
-                        }
-                    })
+    /// `tasks` tasks taking a whole millisecond's IDs until `stop`, counting each in `filled`.
+    fn batches(
+        tasks: usize,
+        issuer: &Arc<Issuer<TokioClock>>,
+        queue: &Arc<Queue>,
+        filled: &Arc<AtomicUsize>,
+        stop: &Arc<AtomicBool>,
+    ) -> Vec<tokio::task::JoinHandle<()>> {
+        (0..tasks)
+            .map(|_| {
+                let (issuer, queue, filled, stop) = (
+                    Arc::clone(issuer),
+                    Arc::clone(queue),
+                    Arc::clone(filled),
+                    Arc::clone(stop),
+                );
+                tokio::spawn(async move {
+                    let mut out = vec![Snowflake::MAX; 4096];
+                    while !stop.load(Ordering::Relaxed) {
+                        issuer
+                            .fill(&queue, &mut out)
+                            .await
+                            .map_err(|e| e.to_string())
+                            .unwrap();
+                        filled.fetch_add(1, Ordering::Relaxed);
+                        // Back as the next millisecond begins, as fresh requests come.
+                        tokio::time::sleep(Duration::from_millis(1)).await;
+                    }
                 })
-                .collect()
-        }
+            })
+            .collect()
+    }
 
-        /// Beside twenty tasks taking whole milliseconds of IDs, a request for one ID gets it in
-        /// the next millisecond, ahead of the batches queued before it, and no stall is reported.
-        #[tokio::test(flavor = "current_thread", start_paused = true)]
-        async fn one_id_goes_ahead_of_requests_for_whole_milliseconds() {
-            let clock = TokioClock::new();
-            let issuer = Arc::new(Issuer::Unleased(
-                Generator::new(Identity::new(1, 1).unwrap()).with_clock(clock),
-            ));
-            let queue = Arc::new(Queue::default());
-            let filled = Arc::new(AtomicUsize::new(0));
-            let stop = Arc::new(AtomicBool::new(false));
-            let bulk = batches(20, &issuer, &queue, &filled, &stop);
-            // The batches have the clock's milliseconds to themselves for a while.
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            assert!(queue.batches_waiting() > 10, "batches queue");
-            let mut waits = Vec::new();
-            for _ in 0..20 {
-                let started = tokio::time::Instant::now();
-                let id = issuer
-                    .next_id(&queue)
+    /// Beside twenty tasks taking whole milliseconds of IDs, a request for one ID gets it in
+    /// the next millisecond, ahead of the batches queued before it, and no stall is reported.
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn one_id_goes_ahead_of_requests_for_whole_milliseconds() {
+        let clock = TokioClock::new();
+        let issuer = Arc::new(Issuer::Unleased(
+            Generator::new(Identity::new(1, 1).unwrap()).with_clock(clock),
+        ));
+        let queue = Arc::new(Queue::default());
+        let filled = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let bulk = batches(20, &issuer, &queue, &filled, &stop);
+        // The batches have the clock's milliseconds to themselves for a while.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(queue.batches_waiting() > 10, "batches queue");
+        let mut waits = Vec::new();
+        for _ in 0..20 {
+            let started = tokio::time::Instant::now();
+            let id = issuer
+                .next_id(&queue)
+                .await
+                .map_err(|e| e.to_string())
+                .unwrap();
+            waits.push(started.elapsed());
+            assert_eq!(id.datacenter(), 1);
+        }
+        stop.store(true, Ordering::Relaxed);
+        for task in bulk {
+            task.await.unwrap();
+        }
+        assert!(filled.load(Ordering::Relaxed) > 40);
+        // The next millisecond, where a turn behind the batches took one for each.
+        let longest = waits.iter().max().unwrap();
+        assert!(*longest <= Duration::from_millis(2), "waited {waits:?}");
+    }
+
+    /// Four tasks asking for single IDs back to back, beside 50 whole-millisecond batches
+    /// in one queue: the batches must finish within 20 s; returns the single IDs issued.
+    async fn stream<C: Clock + 'static>(generator: Generator<C>) -> u64 {
+        // One stream at a time: the one on two threads needs both cores, and the one on
+        // tokio's paused clock keeps one busy.
+        static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+        let _alone = ONE_AT_A_TIME.lock().await;
+        let issuer = Arc::new(Issuer::Unleased(generator));
+        let queue = Arc::new(Queue::default());
+        let stop = Arc::new(AtomicBool::new(false));
+        let singles: Vec<_> = (0..4)
+            .map(|_| {
+                let (issuer, queue, stop) =
+                    (Arc::clone(&issuer), Arc::clone(&queue), Arc::clone(&stop));
+                tokio::spawn(async move {
+                    let mut count = 0_u64;
+                    while !stop.load(Ordering::Relaxed) {
+                        issuer
+                            .next_id(&queue)
+                            .await
+                            .map_err(|e| e.to_string())
+                            .unwrap();
+                        count += 1;
+                        // As a request's task ends: an ID taken at once never yields,
+                        // and a loop of them would starve the batch's task of polls,
+                        // not of IDs, which failed the test now and then at a load of 4.
+                        tokio::task::yield_now().await;
+                    }
+                    count
+                })
+            })
+            .collect();
+        let mut out = vec![Snowflake::MAX; 4096];
+        let started = std::time::Instant::now();
+        let batches = async {
+            for _ in 0..50 {
+                issuer
+                    .fill(&queue, &mut out)
                     .await
                     .map_err(|e| e.to_string())
                     .unwrap();
-                waits.push(started.elapsed());
-                assert_eq!(id.datacenter(), 1);
             }
-            stop.store(true, Ordering::Relaxed);
-            for task in bulk {
-                task.await.unwrap();
-            }
-            assert!(filled.load(Ordering::Relaxed) > 40);
-            // The next millisecond, where a turn behind the batches took one for each.
-            let longest = waits.iter().max().unwrap();
-            assert!(*longest <= Duration::from_millis(2), "waited {waits:?}");
+        };
+        let done = tokio::time::timeout(Duration::from_secs(20), batches).await;
+        let took = started.elapsed();
+        stop.store(true, Ordering::Relaxed);
+        assert!(done.is_ok(), "the batches starved: not done in {took:?}");
+        let mut singles_issued = 0;
+        for task in singles {
+            singles_issued += task.await.unwrap();
         }
+        singles_issued
+    }
 
-        /// Four tasks asking for single IDs back to back, beside 50 whole-millisecond batches
-        /// in one queue: the batches must finish within 20 s; returns the single IDs issued.
-        async fn stream<C: Clock + 'static>(generator: Generator<C>) -> u64 {
-            // One stream at a time: the one on two threads needs both cores, and the one on
-            // tokio's paused clock keeps one busy.
-            static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-            let _alone = ONE_AT_A_TIME.lock().await;
-            let issuer = Arc::new(Issuer::Unleased(generator));
-            let queue = Arc::new(Queue::default());
-            let stop = Arc::new(AtomicBool::new(false));
-            let singles: Vec<_> = (0..4)
-                .map(|_| {
-                    let (issuer, queue, stop) =
-                        (Arc::clone(&issuer), Arc::clone(&queue), Arc::clone(&stop));
-                    tokio::spawn(async move {
-                        let mut count = 0_u64;
-                        while !stop.load(Ordering::Relaxed) {
-                            issuer
-                                .next_id(&queue)
-                                .await
-                                .map_err(|e| e.to_string())
-                                .unwrap();
-                            count += 1;
-                            // As a request's task ends: an ID taken at once never yields,
-                            // and a loop of them would starve the batch's task of polls,
-                            // not of IDs, which failed the test now and then at a load of 4.
-                            tokio::task::yield_now().await;
-                        }
-                        count
-                    })
-                })
-                .collect();
-            let mut out = vec![Snowflake::MAX; 4096];
-            let started = std::time::Instant::now();
-            let batches = async {
-                for _ in 0..50 {
-                    issuer
-                        .fill(&queue, &mut out)
-                        .await
-                        .map_err(|e| e.to_string())
-                        .unwrap();
-                }
-            };
-            let done = tokio::time::timeout(Duration::from_secs(20), batches).await;
-            let took = started.elapsed();
-            stop.store(true, Ordering::Relaxed);
-            assert!(done.is_ok(), "the batches starved: not done in {took:?}");
-            let mut singles_issued = 0;
-            for task in singles {
-                singles_issued += task.await.unwrap();
-            }
-            singles_issued
-        }
+    /// A stream of single IDs cannot hold the batches off: a batch lets those already
+    /// waiting go first, for a short while only. On one thread and tokio's paused clock, so
+    /// that the count is the rule's, not the machine's: on two threads and the real clock,
+    /// the singles' share moved with the load from 1% to 27% (the test below).
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn a_stream_of_single_ids_does_not_starve_the_batches() {
+        let clock = TokioClock::new();
+        let singles_issued =
+            stream(Generator::new(Identity::new(1, 1).unwrap()).with_clock(clock)).await;
+        // They wait for a millisecond each time a batch has taken the last: some dozens.
+        assert!(singles_issued > 20, "{singles_issued} single IDs");
+        // Those waiting when a batch begins go first, a few dozen a millisecond, and the
+        // batch takes the rest: a small share, however busy the machine. Holding the
+        // batches off while any single waited gives the singles several times this bound.
+        let batch_ids: u64 = 50 * 4096;
+        assert!(
+            singles_issued < batch_ids / 16,
+            "the batches were held off: the singles had {singles_issued} IDs to the batches' \
+             {batch_ids}, over one in 17"
+        );
+    }
 
-        /// A stream of single IDs cannot hold the batches off: a batch lets those already
-        /// waiting go first, for a short while only. On one thread and tokio's paused clock, so
-        /// that the count is the rule's, not the machine's: on two threads and the real clock,
-        /// the singles' share moved with the load from 1% to 27% (the test below).
-        #[tokio::test(flavor = "current_thread", start_paused = true)]
-        async fn a_stream_of_single_ids_does_not_starve_the_batches() {
-            let clock = TokioClock::new();
-            let singles_issued =
-                stream(Generator::new(Identity::new(1, 1).unwrap()).with_clock(clock)).await;
-            // They wait for a millisecond each time a batch has taken the last: some dozens.
-            assert!(singles_issued > 20, "{singles_issued} single IDs");
-            // Those waiting when a batch begins go first, a few dozen a millisecond, and the
-            // batch takes the rest: a small share, however busy the machine. Holding the
-            // batches off while any single waited gives the singles several times this bound.
-            let batch_ids: u64 = 50 * 4096;
-            assert!(
-                singles_issued < batch_ids / 16,
-                "the batches were held off: the singles had {singles_issued} IDs to the batches' \
-                 {batch_ids}, over one in 17"
-            );
-        }
-
-        /// The same on two threads and the real clock: the batches finish and the singles get
-        /// some. How many hangs on the machine's scheduling (the test above holds the rule), so
-        /// only that the batches have the most.
-        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-        async fn a_stream_of_single_ids_on_two_threads_lets_the_batches_finish() {
-            let singles_issued = stream(Generator::new(Identity::new(1, 1).unwrap())).await;
-            assert!(singles_issued > 20, "{singles_issued} single IDs");
-            let batch_ids: u64 = 50 * 4096;
-            assert!(
-                singles_issued < batch_ids,
-                "the batches had under half of the IDs: {batch_ids} to the singles' {singles_issued}"
-            );
-        }
+    /// The same on two threads and the real clock: the batches finish and the singles get
+    /// some. How many hangs on the machine's scheduling (the test above holds the rule), so
+    /// only that the batches have the most.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_stream_of_single_ids_on_two_threads_lets_the_batches_finish() {
+        let singles_issued = stream(Generator::new(Identity::new(1, 1).unwrap())).await;
+        assert!(singles_issued > 20, "{singles_issued} single IDs");
+        let batch_ids: u64 = 50 * 4096;
+        assert!(
+            singles_issued < batch_ids,
+            "the batches had under half of the IDs: {batch_ids} to the singles' {singles_issued}"
+        );
     }
 }

@@ -17,6 +17,7 @@ use tokio::sync::watch;
 use tower::ServiceExt;
 
 use crate::AppState;
+use crate::metrics::Metrics;
 
 /// How long a client may take to send a request's head, and may stay idle between two.
 pub(crate) const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
@@ -57,20 +58,17 @@ struct Connections {
 }
 
 impl Connections {
-    /// Closes the oldest connection without a request in flight; whether there was one.
-    fn close_oldest_idle(&mut self) -> bool {
+    /// Closes the oldest connection without a request in flight, if there is one.
+    fn close_oldest_idle(&mut self, metrics: &Metrics) {
         let idle = self
             .open
             .iter()
             .find(|(_, open)| open.in_flight.load(Ordering::Acquire) == 0)
             .map(|(&id, _)| id);
-        let Some(id) = idle else {
-            return false;
-        };
-        if let Some(open) = self.open.remove(&id) {
+        if let Some(open) = idle.and_then(|id| self.open.remove(&id)) {
             open.close.abort();
+            metrics.connection_closed("to make room");
         }
-        true
     }
 }
 
@@ -94,24 +92,14 @@ pub(crate) async fn serve(
         };
         // EMFILE, ENFILE or the like: make room, pause and go on; never end the server.
         let Ok((stream, _)) = accepted else {
-            if lock(&connections).close_oldest_idle() {
-                state
-                    .metrics
-                    .connections_closed
-                    .with_label_values(&["to make room"])
-                    .inc();
-            }
+            lock(&connections).close_oldest_idle(&state.metrics);
             tokio::time::sleep(Duration::from_millis(10)).await;
             continue;
         };
         {
             let mut open = lock(&connections);
-            if open.open.len() >= cap && open.close_oldest_idle() {
-                state
-                    .metrics
-                    .connections_closed
-                    .with_label_values(&["to make room"])
-                    .inc();
+            if open.open.len() >= cap {
+                open.close_oldest_idle(&state.metrics);
             }
         }
         let in_flight = Arc::new(AtomicUsize::new(0));
@@ -154,11 +142,7 @@ pub(crate) async fn serve(
                 }
             };
             if let Err(e) = served {
-                metrics_
-                    .metrics
-                    .connections_closed
-                    .with_label_values(&[why(&e)])
-                    .inc();
+                metrics_.metrics.connection_closed(why(&e));
             }
             lock(&connections_).open.remove(&id);
         });

@@ -22,7 +22,7 @@ pub(crate) struct Metrics {
     /// 1 for the store a leased identity comes from.
     store: IntGaugeVec,
     /// Ended before or between requests: a header read timed out, a head refused, room at the cap.
-    pub(crate) connections_closed: IntCounterVec,
+    connections_closed: IntCounterVec,
 }
 
 impl Metrics {
@@ -84,6 +84,11 @@ impl Metrics {
             store,
             connections_closed,
         })
+    }
+
+    /// A connection the server ended, and why.
+    pub(crate) fn connection_closed(&self, reason: &str) {
+        self.connections_closed.with_label_values(&[reason]).inc();
     }
 }
 
