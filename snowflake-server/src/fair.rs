@@ -229,6 +229,24 @@ mod tests {
         })
     }
 
+    /// A single ID in `queue`, its millisecond used up while `used_up`.
+    fn one_id(
+        queue: &Arc<Queue>,
+        used_up: &Arc<AtomicBool>,
+    ) -> tokio::task::JoinHandle<Result<u32, GenerateError>> {
+        let (queue, used_up) = (Arc::clone(queue), Arc::clone(used_up));
+        tokio::spawn(async move {
+            let take = || {
+                if used_up.load(Ordering::SeqCst) {
+                    Err(GenerateError::WouldWait { until_ms: T })
+                } else {
+                    Ok(7)
+                }
+            };
+            queue.issue_one(take, &STILL, NEVER_STALLS).await
+        })
+    }
+
     /// Gives the batch's task (on this thread) its turns.
     async fn turns() {
         for _ in 0..50 {
@@ -313,19 +331,7 @@ mod tests {
         turns().await;
         // The millisecond is used up: the single ID waits in its lane, not the batches'.
         let used_up = Arc::new(AtomicBool::new(true));
-        let single = {
-            let (queue, used_up) = (Arc::clone(&queue), Arc::clone(&used_up));
-            tokio::spawn(async move {
-                let take = || {
-                    if used_up.load(Ordering::SeqCst) {
-                        Err(GenerateError::WouldWait { until_ms: T })
-                    } else {
-                        Ok(7)
-                    }
-                };
-                queue.issue_one(take, &STILL, NEVER_STALLS).await
-            })
-        };
+        let single = one_id(&queue, &used_up);
         turns().await;
         assert_eq!(queue.singles.waiting(), 1);
         // The batch's millisecond has come, yet it stops looking while the single ID waits:
@@ -343,18 +349,7 @@ mod tests {
         assert_eq!(queue.singles.waiting(), 0);
         // Dropped while it waits.
         used_up.store(true, Ordering::SeqCst);
-        let dropped = {
-            let queue = Arc::clone(&queue);
-            tokio::spawn(async move {
-                queue
-                    .issue_one(
-                        || Err::<(), _>(GenerateError::WouldWait { until_ms: T }),
-                        &STILL,
-                        NEVER_STALLS,
-                    )
-                    .await
-            })
-        };
+        let dropped = one_id(&queue, &used_up);
         turns().await;
         assert_eq!(queue.singles.waiting(), 1);
         dropped.abort();
