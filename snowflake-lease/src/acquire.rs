@@ -321,6 +321,8 @@ pub(crate) async fn within_bound<T>(
     })
 }
 
+/// Whole milliseconds as a `u64`: for the arithmetic of times, and for events, where
+/// `as_millis`' `u128` would be written as a string in JSON.
 pub(crate) fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }

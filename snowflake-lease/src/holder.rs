@@ -176,7 +176,7 @@ impl<S: Store, C: Clock> Holder<S, C> {
                         event!(
                             WARN,
                             error = %with_sources(&e),
-                            retry_in_ms = backoff.as_millis(),
+                            retry_in_ms = millis(backoff),
                             "reclaim failed"
                         );
                         self.shared.update(|s| {

@@ -14,7 +14,7 @@ use snowflake_runtime::{Clock, GenerateError, Snowflake, SystemClock};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use crate::acquire::{Trust, acquire};
+use crate::acquire::{Trust, acquire, millis};
 use crate::error::LeaseError;
 use crate::events::event;
 use crate::holder::Holder;
@@ -166,9 +166,9 @@ impl<C: Clock + 'static> LeasedGenerator<C> {
             machine = acquired.identity.machine(),
             above_ms = acquired.floor_ms,
             reserved_to_ms = acquired.hwm_ms,
-            waited_ms = started.elapsed().as_millis(),
+            waited_ms = millis(started.elapsed()),
             ttl_s = options.ttl.as_secs(),
-            window_ms = options.window.as_millis(),
+            window_ms = millis(options.window),
             "identity claimed"
         );
         let _ = started;

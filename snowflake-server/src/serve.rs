@@ -309,7 +309,7 @@ fn started(local: SocketAddr, config: &Config) {
         schema = postgres.map(PgConfig::schema),
         tls = etcd.map(EtcdConfig::is_tls).or(postgres.map(PgConfig::is_tls)),
         ttl_s = options.ttl.as_secs(),
-        window_ms = options.window.as_millis(),
+        window_ms = u64::try_from(options.window.as_millis()).unwrap_or(u64::MAX),
         claim_wait_s = options.claim_wait.as_secs(),
         "listening; claiming the identity"
     );

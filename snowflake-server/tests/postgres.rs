@@ -127,6 +127,7 @@ fn check_logs(dir: &std::path::Path, first_log: &std::path::Path, url: &str) {
     assert_eq!(listening["database"], url);
     assert_eq!(listening["tls"], true);
     assert_eq!(listening["schema"], "snowflake");
+    assert!(listening["window_ms"].is_u64(), "a number: {listening}");
     let mut logs = 0;
     for entry in std::fs::read_dir(dir).unwrap().flatten() {
         if entry.path().extension().is_some_and(|e| e == "log") {

@@ -118,7 +118,7 @@ impl Members {
             Err(e) => Err(e),
         };
         watch.done = true;
-        let elapsed_ms = watch.started.elapsed().as_millis();
+        let elapsed_ms = crate::acquire::millis(watch.started.elapsed());
         let endpoint = &self.endpoints[member];
         match &result {
             Ok(_) => event!(DEBUG, op, member = %endpoint, elapsed_ms, "etcd answered"),
@@ -150,7 +150,7 @@ struct CallWatch<'a> {
 impl Drop for CallWatch<'_> {
     fn drop(&mut self) {
         if !self.done {
-            let (op, elapsed_ms) = (self.op, self.started.elapsed().as_millis());
+            let (op, elapsed_ms) = (self.op, crate::acquire::millis(self.started.elapsed()));
             let member = &self.members.endpoints[self.member];
             event!(DEBUG, op, member = %member, elapsed_ms, "etcd call given up unanswered");
             let _ = (member, elapsed_ms);

@@ -114,7 +114,7 @@ impl Pool {
             answer
         };
         let result = tokio::time::timeout(self.bound, attempt).await;
-        let elapsed_ms = started.elapsed().as_millis();
+        let elapsed_ms = crate::acquire::millis(started.elapsed());
         let (kind, result) = match result {
             Ok(Ok(answer)) => {
                 event!(DEBUG, op, elapsed_ms, "PostgreSQL answered");
