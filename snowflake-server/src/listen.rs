@@ -12,8 +12,8 @@ use std::time::Duration;
 use axum::Router;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
-use tokio::sync::watch;
 use tower::ServiceExt;
 
 use crate::AppState;
@@ -82,7 +82,7 @@ pub(crate) async fn serve(
     shutdown: impl Future<Output = ()>,
 ) {
     let connections = Arc::new(Mutex::new(Connections::default()));
-    let (stopping, stopped) = watch::channel(false);
+    let graceful = GracefulShutdown::new();
     let mut tasks = tokio::task::JoinSet::new();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
@@ -115,49 +115,29 @@ pub(crate) async fn serve(
                 response
             }
         });
-        let (connections_, metrics_, mut stopped) = (
-            Arc::clone(&connections),
-            Arc::clone(&state),
-            stopped.clone(),
-        );
+        let mut builder = http1::Builder::new();
+        builder
+            .timer(TokioTimer::new())
+            .header_read_timeout(HEADER_READ_TIMEOUT);
+        let connection = graceful.watch(builder.serve_connection(TokioIo::new(stream), service));
+        let (connections_, state_) = (Arc::clone(&connections), Arc::clone(&state));
         let mut registry = lock(&connections);
         let id = registry.next;
         registry.next += 1;
-        let task = tasks.spawn(async move {
-            let mut builder = http1::Builder::new();
-            builder
-                .timer(TokioTimer::new())
-                .header_read_timeout(HEADER_READ_TIMEOUT);
-            let connection = builder.serve_connection(TokioIo::new(stream), service);
-            let mut connection = std::pin::pin!(connection);
-            let stop = async move {
-                // The guard `wait_for` returns is not `Send`: dropped at once.
-                let _ = stopped.wait_for(|&stop| stop).await.map(drop);
-            };
-            let served = tokio::select! {
-                served = connection.as_mut() => served,
-                () = stop => {
-                    connection.as_mut().graceful_shutdown();
-                    connection.await
-                }
-            };
-            if let Err(e) = served {
-                metrics_.metrics.connection_closed(why(&e));
+        let close = tasks.spawn(async move {
+            if let Err(e) = connection.await {
+                state_.metrics.connection_closed(why(&e));
             }
             lock(&connections_).open.remove(&id);
         });
-        registry.open.insert(
-            id,
-            Open {
-                in_flight,
-                close: task,
-            },
-        );
+        registry.open.insert(id, Open { in_flight, close });
         drop(registry);
         // Reap the finished, so that the set does not grow with every connection.
         while tasks.try_join_next().is_some() {}
     }
-    let _ = stopping.send(true);
+    // Each connection finishes its requests in flight, then its task counts how it ended.
+    // Dropped with `serve` when the drain ends, the set aborts what is still open.
+    graceful.shutdown().await;
     while tasks.join_next().await.is_some() {}
 }
 
