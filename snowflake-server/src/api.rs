@@ -11,7 +11,7 @@ use std::sync::Arc;
 use axum::Json;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
-use axum::http::{HeaderValue, Method, header};
+use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use snowflake_kit::__private::parse_decimal;
@@ -21,7 +21,7 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ArrayBuilder, Schema};
 use utoipa::{PartialSchema, ToSchema};
 
-pub(crate) use self::identity::IdentityJson;
+pub(crate) use self::identity::{CLAIMING, IdentityJson};
 use crate::AppState;
 use crate::error::Body;
 use crate::error::{ApiError, FieldError};
@@ -59,9 +59,7 @@ pub(crate) struct IdJson {
 /// One of the five segments of an ID: the runtime's [`snowflake_kit::layout::SegmentValue`].
 #[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct SegmentJson {
-    #[schema(value_type = String)]
     name: &'static str,
-    #[schema(value_type = String)]
     key: &'static str,
     bits: String,
     value: u64,
@@ -192,10 +190,7 @@ pub(crate) async fn decode(
             "the ID in the path is not valid UTF-8: an ID is decimal digits",
         ));
     };
-    let id = decode_text(&text, Spaces::Kept).map_err(|e| FieldError {
-        field: "id",
-        message: e.to_string(),
-    })?;
+    let id = decode_text(&text, Spaces::Kept).map_err(|e| ApiError::field("id", e.to_string()))?;
     Ok(Json(id.into()))
 }
 
@@ -215,17 +210,6 @@ fn issued(body: String) -> Response {
         .into_response()
 }
 
-/// A `HEAD` of an endpoint that issues IDs: 405, for a `HEAD` would waste them.
-fn refuse_head(method: &Method) -> Result<(), ApiError> {
-    if method == Method::HEAD {
-        return Err(ApiError::MethodNotAllowed {
-            message: "HEAD would issue IDs and throw them away: use GET",
-            allow: "GET",
-        });
-    }
-    Ok(())
-}
-
 /// One new ID.
 #[utoipa::path(
     get,
@@ -236,11 +220,7 @@ fn refuse_head(method: &Method) -> Result<(), ApiError> {
             headers(("Retry-After" = String, description = "seconds"))),
     )
 )]
-pub(crate) async fn id(
-    method: Method,
-    State(state): State<Arc<AppState>>,
-) -> Result<Response, ApiError> {
-    refuse_head(&method)?;
+pub(crate) async fn id(State(state): State<Arc<AppState>>) -> Result<Response, ApiError> {
     let id = state.issuer.next_id(&state.queue).await.inspect_err(|_| {
         state.metrics.refusals.inc();
     })?;
@@ -258,17 +238,12 @@ fn count(params: &HashMap<String, String>) -> Result<u64, ApiError> {
         return Ok(1);
     };
     let range = format!("1..={MAX_COUNT}");
-    match parse_decimal(text) {
-        Ok(count @ 1..=MAX_COUNT) => Ok(count),
-        Ok(count) => Err(ApiError::field(
-            "count",
-            format!("count {count} is out of range {range}"),
-        )),
-        Err(e) => Err(ApiError::field(
-            "count",
-            format!("count {text:?} is {e}; expected a whole number in {range}"),
-        )),
-    }
+    let message = match parse_decimal(text) {
+        Ok(count @ 1..=MAX_COUNT) => return Ok(count),
+        Ok(count) => format!("count {count} is out of range {range}"),
+        Err(e) => format!("count {text:?} is {e}; expected a whole number in {range}"),
+    };
+    Err(ApiError::field("count", message))
 }
 
 /// New IDs, increasing.
@@ -284,11 +259,9 @@ fn count(params: &HashMap<String, String>) -> Result<u64, ApiError> {
     )
 )]
 pub(crate) async fn ids(
-    method: Method,
     State(state): State<Arc<AppState>>,
     Params(params): Params,
 ) -> Result<Response, ApiError> {
-    refuse_head(&method)?;
     let count = count(&params)?;
     let mut out = vec![Snowflake::MAX; usize::try_from(count).unwrap_or(1)];
     // A millisecond used up is waited for on a timer, in turn with the other requests:
@@ -359,7 +332,8 @@ pub(crate) async fn not_found() -> ApiError {
     ApiError::NotFound
 }
 
-/// 405, with the methods that are allowed there: GET only where a HEAD would issue IDs.
+/// 405, with the methods that are allowed there: GET only where a HEAD would issue IDs
+/// (the router sends such a HEAD here too).
 pub(crate) async fn method_not_allowed(uri: axum::http::Uri) -> ApiError {
     match uri.path() {
         "/v1/id" | "/v1/ids" => ApiError::MethodNotAllowed {

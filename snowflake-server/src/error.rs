@@ -2,7 +2,7 @@
 //! status and headers; [`FieldError`]: a 400's bad value, in the words the page shows by its field.
 
 use axum::Json;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -14,7 +14,6 @@ use crate::issuer::Refusal;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub(crate) struct FieldError {
     /// The field: `ts`, `dc`, `machine`, `seq`, `id` or `count`.
-    #[schema(value_type = String)]
     pub(crate) field: &'static str,
     /// What is wrong, and what is allowed.
     pub(crate) message: String,
@@ -58,12 +57,6 @@ impl ApiError {
     }
 }
 
-impl From<FieldError> for ApiError {
-    fn from(error: FieldError) -> ApiError {
-        ApiError::BadRequest(vec![error])
-    }
-}
-
 /// The body of every error: `error` always, `errors` (every bad field) for a 400.
 #[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct Body {
@@ -72,33 +65,18 @@ pub(crate) struct Body {
     errors: Option<Vec<FieldError>>,
 }
 
-impl Body {
-    /// An error no field is to blame for.
-    pub(crate) fn plain(message: String) -> Body {
-        Body {
-            error: ErrorDetail {
-                field: None,
-                message,
-            },
-            errors: None,
-        }
-    }
-}
-
 /// What went wrong: the field, if one is to blame, and what is allowed.
 #[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct ErrorDetail {
-    #[schema(value_type = Option<String>)]
     field: Option<&'static str>,
     message: String,
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let plain = Body::plain;
-        let (status, body, header) = match self {
+        let (status, message, header) = match self {
             ApiError::BadRequest(errors) => {
-                let first = errors.first().map_or_else(
+                let error = errors.first().map_or_else(
                     || ErrorDetail {
                         field: None,
                         message: "bad request".to_owned(),
@@ -108,38 +86,41 @@ impl IntoResponse for ApiError {
                         message: e.message.clone(),
                     },
                 );
-                let body = Body {
-                    error: first,
-                    errors: Some(errors),
-                };
-                (StatusCode::BAD_REQUEST, body, None)
+                let errors = Some(errors);
+                return (StatusCode::BAD_REQUEST, Json(Body { error, errors })).into_response();
             }
             ApiError::Unavailable(why) => (
                 StatusCode::SERVICE_UNAVAILABLE,
-                plain(why.to_string()),
-                Some((header::RETRY_AFTER, HeaderValue::from_static("1"))),
+                why.to_string(),
+                Some([(header::RETRY_AFTER, "1")]),
             ),
             ApiError::NotFound => (
                 StatusCode::NOT_FOUND,
-                plain(
-                    "no such path: the page is GET / (or /id/, /he/, /en/), the API GET /v1/id, /v1/ids, \
-                     /v1/compose, /v1/decode/{id} and /v1/identity"
-                        .to_owned(),
-                ),
+                "no such path: the page is GET / (or /id/, /he/, /en/), the API GET /v1/id, /v1/ids, \
+                 /v1/compose, /v1/decode/{id} and /v1/identity"
+                    .to_owned(),
                 None,
             ),
-            ApiError::UriTooLong(message) => (StatusCode::URI_TOO_LONG, plain(message), None),
+            ApiError::UriTooLong(message) => (StatusCode::URI_TOO_LONG, message, None),
             ApiError::MethodNotAllowed { message, allow } => (
                 StatusCode::METHOD_NOT_ALLOWED,
-                plain(message.to_owned()),
-                Some((header::ALLOW, HeaderValue::from_static(allow))),
+                message.to_owned(),
+                Some([(header::ALLOW, allow)]),
             ),
         };
-        let mut response = (status, Json(body)).into_response();
-        if let Some((name, value)) = header {
-            response.headers_mut().insert(name, value);
-        }
-        response
+        let error = ErrorDetail {
+            field: None,
+            message,
+        };
+        (
+            status,
+            header,
+            Json(Body {
+                error,
+                errors: None,
+            }),
+        )
+            .into_response()
     }
 }
 
@@ -151,12 +132,8 @@ impl From<Refusal> for ApiError {
 
 /// An error and its causes on one line, each once, as anyhow's `{:#}` writes it: a 503's reason.
 pub(crate) fn chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
+    let causes: Vec<String> = std::iter::successors(Some(e), |e| e.source())
+        .map(ToString::to_string)
+        .collect();
+    causes.join(": ")
 }

@@ -77,50 +77,31 @@ impl Drop for Leaves<'_> {
 }
 
 impl Queue {
-    /// How many batches wait.
-    #[cfg(test)]
-    pub(crate) fn batches_waiting(&self) -> u64 {
-        self.batches.waiting()
-    }
-
-    /// One ID through `take`, in the lane served first; as [`Queue::issue`] otherwise.
-    pub(crate) async fn issue_one<T>(
-        &self,
-        take: impl FnMut() -> Result<T, GenerateError>,
-        clock: &impl Clock,
-        tolerance: Duration,
-    ) -> Result<T, GenerateError> {
-        let lane = Lane {
-            turn: &self.single_turn,
-            tally: &self.singles,
-            yields_to: None,
-            patience: self.patience,
+    /// The lane of single IDs, served first; or of batches, which let the single IDs waiting
+    /// go first.
+    pub(crate) fn lane(&self, asks: Asks) -> Lane<'_> {
+        let (turn, tally, yields_to) = match asks {
+            Asks::One => (&self.single_turn, &self.singles, None),
+            Asks::Batch => (&self.turn, &self.batches, Some(&self.singles)),
         };
-        lane.issue(take, clock, tolerance).await
-    }
-
-    /// `take` until done: it issues what it can and says [`GenerateError::WouldWait`] for the
-    /// rest, from a generator on `clock` with `tolerance`. A stall is judged by `check_wait`:
-    /// a clock short of the millisecond, never a wait behind other requests. Errors come back
-    /// as the generator's; what they mean for a request is the issuer's to say.
-    pub(crate) async fn issue<T>(
-        &self,
-        take: impl FnMut() -> Result<T, GenerateError>,
-        clock: &impl Clock,
-        tolerance: Duration,
-    ) -> Result<T, GenerateError> {
-        let lane = Lane {
-            turn: &self.turn,
-            tally: &self.batches,
-            yields_to: Some(&self.singles),
+        Lane {
+            turn,
+            tally,
+            yields_to,
             patience: self.patience,
-        };
-        lane.issue(take, clock, tolerance).await
+        }
     }
 }
 
+/// What a request asks for, which says its lane.
+#[derive(Clone, Copy)]
+pub(crate) enum Asks {
+    One,
+    Batch,
+}
+
 /// One of the queue's lanes.
-struct Lane<'a> {
+pub(crate) struct Lane<'a> {
     turn: &'a Mutex<()>,
     tally: &'a Tally,
     /// The lane served first, if this is not it.
@@ -130,7 +111,11 @@ struct Lane<'a> {
 }
 
 impl Lane<'_> {
-    async fn issue<T>(
+    /// `take` until done: it issues what it can and says [`GenerateError::WouldWait`] for the
+    /// rest, from a generator on `clock` with `tolerance`. A stall is judged by `check_wait`:
+    /// a clock short of the millisecond, never a wait behind other requests. Errors come back
+    /// as the generator's; what they mean for a request is the issuer's to say.
+    pub(crate) async fn issue<T>(
         &self,
         mut take: impl FnMut() -> Result<T, GenerateError>,
         clock: &impl Clock,
@@ -225,7 +210,10 @@ mod tests {
                     Err(GenerateError::WouldWait { until_ms: T })
                 }
             };
-            queue.issue(take, &STILL, NEVER_STALLS).await
+            queue
+                .lane(Asks::Batch)
+                .issue(take, &STILL, NEVER_STALLS)
+                .await
         })
     }
 
@@ -243,7 +231,10 @@ mod tests {
                     Ok(7)
                 }
             };
-            queue.issue_one(take, &STILL, NEVER_STALLS).await
+            queue
+                .lane(Asks::One)
+                .issue(take, &STILL, NEVER_STALLS)
+                .await
         })
     }
 
@@ -269,7 +260,7 @@ mod tests {
         let single = queue.singles.arrive();
         let batch = batch(&queue, &open, &calls);
         turns().await;
-        assert_eq!(queue.batches_waiting(), 1, "the batch waits in its turn");
+        assert_eq!(queue.batches.waiting(), 1, "the batch waits in its turn");
         open.store(true, Ordering::SeqCst);
         turns().await;
         assert_eq!(
@@ -290,7 +281,7 @@ mod tests {
         let first = queue.singles.arrive();
         let batch = batch(&queue, &open, &calls);
         turns().await;
-        assert_eq!(queue.batches_waiting(), 1, "the batch waits in its turn");
+        assert_eq!(queue.batches.waiting(), 1, "the batch waits in its turn");
         let later = queue.singles.arrive();
         turns().await;
         assert_eq!(calls.load(Ordering::SeqCst), 0);
@@ -379,11 +370,7 @@ mod tests {
                 tokio::spawn(async move {
                     let mut out = vec![Snowflake::MAX; 4096];
                     while !stop.load(Ordering::Relaxed) {
-                        issuer
-                            .fill(&queue, &mut out)
-                            .await
-                            .map_err(|e| e.to_string())
-                            .unwrap();
+                        issuer.fill(&queue, &mut out).await.unwrap();
                         filled.fetch_add(1, Ordering::Relaxed);
                         // Back as the next millisecond begins, as fresh requests come.
                         tokio::time::sleep(Duration::from_millis(1)).await;
@@ -407,15 +394,11 @@ mod tests {
         let bulk = batches(20, &issuer, &queue, &filled, &stop);
         // The batches have the clock's milliseconds to themselves for a while.
         tokio::time::sleep(Duration::from_millis(50)).await;
-        assert!(queue.batches_waiting() > 10, "batches queue");
+        assert!(queue.batches.waiting() > 10, "batches queue");
         let mut waits = Vec::new();
         for _ in 0..20 {
             let started = tokio::time::Instant::now();
-            let id = issuer
-                .next_id(&queue)
-                .await
-                .map_err(|e| e.to_string())
-                .unwrap();
+            let id = issuer.next_id(&queue).await.unwrap();
             waits.push(started.elapsed());
             assert_eq!(id.datacenter(), 1);
         }
@@ -446,11 +429,7 @@ mod tests {
                 tokio::spawn(async move {
                     let mut count = 0_u64;
                     while !stop.load(Ordering::Relaxed) {
-                        issuer
-                            .next_id(&queue)
-                            .await
-                            .map_err(|e| e.to_string())
-                            .unwrap();
+                        issuer.next_id(&queue).await.unwrap();
                         count += 1;
                         // As a request's task ends: an ID taken at once never yields,
                         // and a loop of them would starve the batch's task of polls,
@@ -465,11 +444,7 @@ mod tests {
         let started = std::time::Instant::now();
         let batches = async {
             for _ in 0..50 {
-                issuer
-                    .fill(&queue, &mut out)
-                    .await
-                    .map_err(|e| e.to_string())
-                    .unwrap();
+                issuer.fill(&queue, &mut out).await.unwrap();
             }
         };
         let done = tokio::time::timeout(Duration::from_secs(20), batches).await;

@@ -9,7 +9,9 @@ use std::time::Duration;
 use clap::{ArgGroup, Parser};
 use snowflake_kit::{Field, Identity};
 use snowflake_lease::{EtcdConfig, LeaseError, LeaseOptions, PgConfig, PgStore};
-use snowflake_server::{Config, LogFormat, StoreConfig};
+use snowflake_server::{Config, StoreConfig};
+
+use crate::logging::LogFormat;
 
 /// The etcd password's variable, when it is not in a file: never a flag, which `ps` shows.
 const ETCD_PASSWORD: &str = "SNOWFLAKE_ETCD_PASSWORD";
@@ -33,7 +35,7 @@ pub(crate) struct Flags {
     /// The address to listen on.
     #[arg(long, env = "SNOWFLAKE_LISTEN", value_name = "ADDR")]
     #[arg(default_value = "127.0.0.1:8080")]
-    listen: SocketAddr,
+    pub(crate) listen: SocketAddr,
     /// Datacenter id, 0..=31: of an exact identity (with --machine), leased with --etcd or
     /// --postgres and unleased without; or the datacenter to lease any free machine of
     /// (with --etcd or --postgres, and --auto).
@@ -117,7 +119,7 @@ pub(crate) struct Flags {
     #[expect(clippy::doc_markdown, reason = "--help shows it as written")]
     #[arg(long, env = "SNOWFLAKE_LOG_FORMAT", value_name = "FORMAT", value_enum)]
     #[arg(default_value = "auto")]
-    log_format: LogFormat,
+    pub(crate) log_format: LogFormat,
 }
 
 /// A field of the identity, read by the runtime's one rule for text a person typed.
@@ -148,32 +150,20 @@ fn schema(name: &str) -> Result<String, String> {
     Ok(name.to_owned())
 }
 
-/// What the flags ask for.
-#[expect(clippy::large_enum_variant, reason = "made once, at start")]
-pub(crate) enum Startup {
-    /// `--print-postgres-schema`: print this SQL and exit.
-    PrintPostgresSchema(String),
-    /// Serve `config` on `listen`, writing events as `log_format` says.
-    Serve {
-        listen: SocketAddr,
-        log_format: LogFormat,
-        config: Config,
-    },
-}
-
 impl Flags {
-    /// What to do. Files the flags name are read now (one that cannot be read is a bad flag,
-    /// not a failure after the start); passwords come from `env` (a test passes its own).
-    pub(crate) fn startup(&self, env: &dyn Fn(&str) -> Option<String>) -> Result<Startup, String> {
-        if self.print_postgres_schema {
-            let schema = self
-                .postgres_schema
-                .as_deref()
-                .unwrap_or(PgConfig::DEFAULT_SCHEMA);
-            return PgStore::schema_sql(schema)
-                .map(Startup::PrintPostgresSchema)
-                .map_err(|e| format!("--postgres-schema: {e}"));
-        }
+    /// `--print-postgres-schema`: the SQL that makes the lease tables, to print, if asked.
+    pub(crate) fn schema_sql(&self) -> Option<Result<String, String>> {
+        let schema = self.postgres_schema.as_deref();
+        self.print_postgres_schema.then(|| {
+            PgStore::schema_sql(schema.unwrap_or(PgConfig::DEFAULT_SCHEMA))
+                .map_err(|e| format!("--postgres-schema: {e}"))
+        })
+    }
+
+    /// The service's configuration. Files the flags name are read now (one that cannot be read
+    /// is a bad flag, not a failure after the start); passwords come from `env` (a test passes
+    /// its own).
+    pub(crate) fn config(&self, env: &dyn Fn(&str) -> Option<String>) -> Result<Config, String> {
         let identity = match (self.dc, self.machine) {
             (Some(dc), Some(machine)) => {
                 Some(Identity::new(dc, machine).map_err(|e| e.to_string())?)
@@ -184,23 +174,12 @@ impl Flags {
             (Some(endpoints), _) => StoreConfig::Etcd(self.etcd_access(endpoints, env)?),
             (None, Some(url)) => StoreConfig::Postgres(self.postgres_access(url, env)?),
             (None, None) => {
-                let config = identity.map_or_else(Config::without_identity, Config::unleased);
-                return Ok(self.serve(config));
+                return Ok(identity.map_or_else(Config::without_identity, Config::unleased));
             }
         };
         let options = self.lease_options(identity)?;
         // The options were checked above, with the flag to name.
-        Config::leased(store, options)
-            .map(|config| self.serve(config))
-            .map_err(|e| e.to_string())
-    }
-
-    fn serve(&self, config: Config) -> Startup {
-        Startup::Serve {
-            listen: self.listen,
-            log_format: self.log_format,
-            config,
-        }
+        Config::leased(store, options).map_err(|e| e.to_string())
     }
 
     /// The members, TLS and the user from the flags: what depends on the members' scheme.
@@ -366,23 +345,29 @@ pub(crate) fn one_line(e: &clap::Error) -> String {
 mod tests {
     use clap::{CommandFactory, FromArgMatches};
 
-    use super::{Flags, Startup, one_line};
+    use snowflake_server::Config;
 
-    /// What the binary says of `args` (split at spaces), in an environment of `vars` only.
-    fn said(args: &str, vars: &[(&str, &str)]) -> Result<Startup, String> {
+    use super::{Flags, one_line};
+
+    /// The flags of `args` (split at spaces), as the binary reads them, with no variables.
+    fn parsed(args: &str) -> Result<Flags, String> {
         let command = Flags::command().mut_args(|arg| arg.env(None));
-        let flags = command
+        command
             .try_get_matches_from(
                 std::iter::once("snowflake-server").chain(args.split_whitespace()),
             )
             .and_then(|mut matches| Flags::from_arg_matches_mut(&mut matches))
-            .map_err(|e| one_line(&e))?;
+            .map_err(|e| one_line(&e))
+    }
+
+    /// What the binary says of `args`, in an environment of `vars` only.
+    fn said(args: &str, vars: &[(&str, &str)]) -> Result<Config, String> {
         let env = |name: &str| {
             vars.iter()
                 .find(|(var, _)| *var == name)
                 .map(|(_, value)| (*value).to_owned())
         };
-        flags.startup(&env)
+        parsed(args)?.config(&env)
     }
 
     /// Each line's flags (before ` => `) are refused in one line starting with its message (after).
@@ -487,31 +472,23 @@ mod tests {
     /// What the flags give: defaults, the identity's kind, passwords from the test's environment.
     #[test]
     fn good_flags_give_what_they_say() {
-        let Ok(Startup::Serve { listen, .. }) = said("", &[]) else {
-            panic!("no flags serve without an identity");
-        };
-        assert_eq!(listen.to_string(), "127.0.0.1:8080");
+        assert!(said("", &[]).is_ok(), "no flags serve without an identity");
+        assert_eq!(parsed("").unwrap().listen.to_string(), "127.0.0.1:8080");
         for args in [
             "--dc 1 --machine 2",
             "--etcd http://x:1 --auto",
             "--etcd http://x:1 --dc 3 --auto --lease-ttl 30",
             "--postgres postgres://db/x --dc 3 --machine 4",
         ] {
-            assert!(
-                matches!(said(args, &[]), Ok(Startup::Serve { .. })),
-                "{args:?}"
-            );
+            assert!(said(args, &[]).is_ok(), "{args:?}");
         }
         // The etcd user's password from its variable; PGSSLMODE=prefer is no demand.
         let user = "--etcd http://x:1 --auto --etcd-user u";
         assert!(said(user, &[("SNOWFLAKE_ETCD_PASSWORD", "p")]).is_ok());
         let pg = "--postgres postgres://db/x --auto";
         assert!(said(pg, &[("PGSSLMODE", "prefer"), ("PGPASSWORD", "p")]).is_ok());
-        let Ok(Startup::PrintPostgresSchema(sql)) =
-            said("--print-postgres-schema --postgres-schema ids", &[])
-        else {
-            panic!("the schema is printed");
-        };
+        let flags = parsed("--print-postgres-schema --postgres-schema ids").unwrap();
+        let sql = flags.schema_sql().expect("the schema is printed").unwrap();
         assert!(sql.contains("CREATE TABLE \"ids\".identities"), "{sql}");
     }
 }

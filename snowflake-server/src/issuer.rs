@@ -5,13 +5,13 @@ mod refusal;
 
 use std::time::Duration;
 
-use snowflake_kit::{Clock, GenerateError, Generator, Identity, Snowflake, SystemClock};
-use snowflake_lease::{Choice, State, StoreKind};
+use snowflake_kit::{Clock, GenerateError, Generator, Snowflake, SystemClock};
+use snowflake_lease::{Choice, State};
 
 pub(crate) use self::lease::Lease;
 pub(crate) use self::refusal::Refusal;
 use self::refusal::refused;
-use crate::fair::Queue;
+use crate::fair::{Asks, Queue};
 
 /// The service's source of IDs, stamped with the clock `C`: the system's when it serves,
 /// a test's in the tests, which so drive the very path the handlers take. Generic rather
@@ -66,19 +66,18 @@ impl<C: Clock + 'static> Issuer<C> {
     /// clock that stepped back), the task waits on a timer in `queue`: the worker thread
     /// goes on serving other requests.
     pub(crate) async fn next_id(&self, queue: &Queue) -> Result<Snowflake, Refusal> {
+        let lane = queue.lane(Asks::One);
         match self {
             Issuer::None => return Err(Refusal::NoIdentity),
             Issuer::Unleased(generator) => {
                 let take = || generator.try_next_id_now();
-                queue
-                    .issue_one(take, generator.clock(), generator.tolerance())
+                lane.issue(take, generator.clock(), generator.tolerance())
                     .await
             }
             Issuer::Leased(lease) => {
                 let generator = lease.generator()?;
                 let take = || generator.try_next_id_now();
-                queue
-                    .issue_one(take, generator.clock(), generator.tolerance())
+                lane.issue(take, generator.clock(), generator.tolerance())
                     .await
             }
         }
@@ -88,20 +87,18 @@ impl<C: Clock + 'static> Issuer<C> {
     /// `out.len()` IDs, increasing; waits for the clock as `next_id` does, taking what
     /// each millisecond has in its turn.
     pub(crate) async fn fill(&self, queue: &Queue, out: &mut [Snowflake]) -> Result<(), Refusal> {
-        let mut done = 0;
+        let (lane, mut done) = (queue.lane(Asks::Batch), 0);
         match self {
             Issuer::None => return Err(Refusal::NoIdentity),
             Issuer::Unleased(generator) => {
                 let take = || take_into(out, &mut done, |rest| generator.try_fill_now(rest));
-                queue
-                    .issue(take, generator.clock(), generator.tolerance())
+                lane.issue(take, generator.clock(), generator.tolerance())
                     .await
             }
             Issuer::Leased(lease) => {
                 let generator = lease.generator()?;
                 let take = || take_into(out, &mut done, |rest| generator.try_fill_now(rest));
-                queue
-                    .issue(take, generator.clock(), generator.tolerance())
+                lane.issue(take, generator.clock(), generator.tolerance())
                     .await
             }
         }
@@ -138,37 +135,6 @@ impl<C: Clock + 'static> Issuer<C> {
         }
     }
 
-    /// The identity held, and its kind ([`kind`], or `unleased`), for the metrics.
-    pub(crate) fn identity(&self) -> Option<(Identity, &'static str)> {
-        match self {
-            Issuer::None => None,
-            Issuer::Unleased(generator) => Some((generator.identity(), UNLEASED)),
-            Issuer::Leased(lease) => {
-                let generator = lease.generator.get()?;
-                Some((generator.identity(), kind(generator.choice())))
-            }
-        }
-    }
-
-    /// The store a leased identity comes from, for the metrics.
-    pub(crate) fn store(&self) -> Option<StoreKind> {
-        match self {
-            Issuer::Leased(lease) => Some(lease.store),
-            _ => None,
-        }
-    }
-
-    /// How many times the lease was lost, for the metrics.
-    pub(crate) fn lease_losses(&self) -> u64 {
-        match self {
-            Issuer::Leased(lease) => lease
-                .generator
-                .get()
-                .map_or(0, |generator| generator.status().lease_losses),
-            _ => 0,
-        }
-    }
-
     /// Releases a leased identity, so that the next holder need not wait for its TTL.
     pub(crate) async fn release(&self) {
         if let Issuer::Leased(lease) = self
@@ -184,6 +150,7 @@ impl<C: Clock + 'static> Issuer<C> {
 mod tests {
     use std::sync::Arc;
 
+    use snowflake_kit::Identity;
     use snowflake_test_support::T;
     use snowflake_test_support::clock::ManualClock;
 
@@ -200,7 +167,6 @@ mod tests {
         issuer
             .fill(&Queue::default(), &mut ids)
             .await
-            .map_err(|e| e.to_string())
             .expect("4,096 IDs at T");
         assert!(ids.iter().all(|id| id.timestamp_ms() == T));
         assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
@@ -224,7 +190,6 @@ mod tests {
         let id = issuer
             .next_id(&Queue::default())
             .await
-            .map_err(|e| e.to_string())
             .expect("an ID once the clock moves");
         assert_eq!((id.timestamp_ms(), id.sequence()), (T + 1, 0));
         mover.await.expect("the mover ran");
@@ -239,7 +204,6 @@ mod tests {
         issuer
             .fill(&Queue::default(), &mut ids)
             .await
-            .map_err(|e| e.to_string())
             .expect("IDs once the clock moves");
         let stamped: Vec<_> = ids
             .iter()

@@ -35,7 +35,6 @@ mod fair;
 mod issuer;
 mod limits;
 mod listen;
-mod logging;
 mod metrics;
 mod openapi;
 mod page;
@@ -53,7 +52,6 @@ pub use snowflake_lease as lease;
 pub use tokio;
 
 pub use crate::config::{Config, StoreConfig};
-pub use crate::logging::{LogFormat, LoggingError, init_logging};
 pub use crate::serve::{
     ServeError, ServeErrorKind, Service, StopSignals, serve, serve_until_signal,
 };
@@ -70,8 +68,9 @@ pub(crate) struct AppState {
 fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .merge(page::routes())
-        .route("/v1/id", get(api::id))
-        .route("/v1/ids", get(api::ids))
+        // A HEAD would issue IDs and throw them away: 405.
+        .route("/v1/id", get(api::id).head(api::method_not_allowed))
+        .route("/v1/ids", get(api::ids).head(api::method_not_allowed))
         .route("/v1/compose", get(api::compose))
         .route("/v1/decode/{id}", get(api::decode))
         .route("/v1/identity", get(api::identity))

@@ -1,21 +1,14 @@
 //! Events of the server and `snowflake_lease` on stderr, as text or JSON lines, filtered by
 //! `RUST_LOG` (default `info`: one event per thing an operator needs to know, none per request).
 
-use std::fmt;
 use std::io::IsTerminal;
 
 use tracing_subscriber::EnvFilter;
 
 /// How events are written: `--log-format`.
-///
-/// ```
-/// assert_eq!(snowflake_server::LogFormat::default(), snowflake_server::LogFormat::Auto);
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-#[non_exhaustive]
-pub enum LogFormat {
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub(crate) enum LogFormat {
     /// Text if stderr is a terminal, JSON lines otherwise.
-    #[default]
     Auto,
     /// One line of text per event, with its fields as `key=value`.
     Text,
@@ -24,23 +17,12 @@ pub enum LogFormat {
     Json,
 }
 
-/// Installs the binary's subscriber: the server's and the lease's events on stderr in `format`,
-/// filtered by `RUST_LOG` (default `info`). An application with its own subscriber skips it.
-///
-/// ```no_run
-/// snowflake_server::init_logging(snowflake_server::LogFormat::Json)?;
-/// # Ok::<(), snowflake_server::LoggingError>(())
-/// ```
-///
-/// # Errors
-///
-/// A `RUST_LOG` that does not parse, named; a subscriber installed already.
-pub fn init_logging(format: LogFormat) -> Result<(), LoggingError> {
+/// Installs the subscriber: the server's and the lease's events on stderr in `format`,
+/// filtered by `RUST_LOG` (default `info`). A `RUST_LOG` that does not parse is named.
+pub(crate) fn init_logging(format: LogFormat) -> Result<(), String> {
     let filter = match std::env::var("RUST_LOG") {
-        Ok(text) if !text.is_empty() => EnvFilter::try_new(&text).map_err(|e| LoggingError {
-            message: format!(
-                "RUST_LOG {text:?} is not a filter such as info or snowflake_lease=debug: {e}"
-            ),
+        Ok(text) if !text.is_empty() => EnvFilter::try_new(&text).map_err(|e| {
+            format!("RUST_LOG {text:?} is not a filter such as info or snowflake_lease=debug: {e}")
         })?,
         _ => EnvFilter::new("info"),
     };
@@ -58,27 +40,5 @@ pub fn init_logging(format: LogFormat) -> Result<(), LoggingError> {
     } else {
         builder.with_ansi(terminal).try_init()
     };
-    installed.map_err(|e| LoggingError {
-        message: format!("cannot install the log subscriber: {e}"),
-    })
+    installed.map_err(|e| format!("cannot install the log subscriber: {e}"))
 }
-
-/// Why [`init_logging`] failed: a `RUST_LOG` that is no filter (named), or a subscriber in place.
-///
-/// ```no_run
-/// if let Err(e) = snowflake_server::init_logging(snowflake_server::LogFormat::Text) {
-///     eprintln!("error: {e}"); // RUST_LOG "info,[" is not a filter such as info or ...
-/// }
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoggingError {
-    message: String,
-}
-
-impl fmt::Display for LoggingError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for LoggingError {}

@@ -13,9 +13,10 @@ use std::process::ExitCode;
 use clap::Parser;
 use snowflake_server::StopSignals;
 
-use crate::flags::{Flags, Startup};
+use crate::flags::Flags;
 
 mod flags;
+mod logging;
 
 fn main() -> ExitCode {
     let flags = match Flags::try_parse() {
@@ -28,27 +29,25 @@ fn main() -> ExitCode {
     };
     // Passwords come from the environment, looked up here and nowhere else.
     let env = |name: &str| std::env::var(name).ok();
-    let (listen, log_format, config) = match flags.startup(&env) {
-        Ok(Startup::Serve {
-            listen,
-            log_format,
-            config,
-        }) => (listen, log_format, config),
-        Ok(Startup::PrintPostgresSchema(sql)) => {
+    match flags.schema_sql() {
+        Some(Ok(sql)) => {
             return match std::io::stdout().write_all(sql.as_bytes()) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => fail(1, &format!("cannot write the schema: {e}")),
             };
         }
+        Some(Err(e)) => return fail(2, &e),
+        None => {}
+    }
+    let config = match flags.config(&env) {
+        Ok(config) => config,
         Err(e) => return fail(2, &e),
     };
-    if let Err(e) = snowflake_server::init_logging(log_format) {
-        return fail(2, &e.to_string());
+    let (listen, log_format) = (flags.listen, flags.log_format);
+    if let Err(e) = logging::init_logging(log_format) {
+        return fail(2, &e);
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(e) => return fail(1, &format!("cannot start the runtime: {e}")),
     };
@@ -83,13 +82,10 @@ fn main() -> ExitCode {
 
 /// An error and each of its causes, on one line.
 fn chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(cause) = source {
-        text = format!("{text}: {cause}");
-        source = cause.source();
-    }
-    text
+    let causes: Vec<String> = std::iter::successors(Some(e), |e| e.source())
+        .map(ToString::to_string)
+        .collect();
+    causes.join(": ")
 }
 
 fn fail(code: u8, message: &str) -> ExitCode {

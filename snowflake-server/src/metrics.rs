@@ -6,9 +6,14 @@ use axum::extract::{MatchedPath, Request, State};
 use axum::http::header;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use prometheus::{Encoder, IntCounter, IntCounterVec, IntGaugeVec, Opts, Registry, TextEncoder};
+use prometheus::{
+    IntCounter, IntCounterVec, IntGaugeVec, Registry, TextEncoder,
+    register_int_counter_vec_with_registry, register_int_counter_with_registry,
+    register_int_gauge_vec_with_registry,
+};
 
 use crate::AppState;
+use crate::api::{CLAIMING, IdentityJson};
 
 /// The service's counters.
 pub(crate) struct Metrics {
@@ -28,61 +33,49 @@ pub(crate) struct Metrics {
 impl Metrics {
     pub(crate) fn new() -> Result<Metrics, prometheus::Error> {
         let registry = Registry::new();
-        let issued = IntCounter::new("snowflake_ids_issued_total", "IDs issued")?;
-        let requests = IntCounterVec::new(
-            Opts::new(
+        Ok(Metrics {
+            issued: register_int_counter_with_registry!(
+                "snowflake_ids_issued_total",
+                "IDs issued",
+                registry
+            )?,
+            requests: register_int_counter_vec_with_registry!(
                 "snowflake_http_requests_total",
                 "HTTP requests, by endpoint and status",
-            ),
-            &["endpoint", "status"],
-        )?;
-        let lease_losses = IntCounter::new(
-            "snowflake_lease_losses_total",
-            "times the identity's lease was lost",
-        )?;
-        let refusals = IntCounter::new(
-            "snowflake_refusals_total",
-            "ID requests answered 503: no identity, a lease lost, or the reserved time run out",
-        )?;
-        let identity = IntGaugeVec::new(
-            Opts::new(
+                &["endpoint", "status"],
+                registry
+            )?,
+            lease_losses: register_int_counter_with_registry!(
+                "snowflake_lease_losses_total",
+                "times the identity's lease was lost",
+                registry
+            )?,
+            refusals: register_int_counter_with_registry!(
+                "snowflake_refusals_total",
+                "ID requests answered 503: no identity, a lease lost, or the reserved time run out",
+                registry
+            )?,
+            identity: register_int_gauge_vec_with_registry!(
                 "snowflake_identity_info",
                 "the identity the IDs carry: datacenter, machine, and its kind (unleased; \
                  or leased: exact, datacenter, auto)",
-            ),
-            &["datacenter", "machine", "kind"],
-        )?;
-        let store = IntGaugeVec::new(
-            Opts::new(
+                &["datacenter", "machine", "kind"],
+                registry
+            )?,
+            store: register_int_gauge_vec_with_registry!(
                 "snowflake_lease_store_info",
                 "where a leased identity comes from: etcd or postgres",
-            ),
-            &["store"],
-        )?;
-        let connections_closed = IntCounterVec::new(
-            Opts::new(
+                &["store"],
+                registry
+            )?,
+            connections_closed: register_int_counter_vec_with_registry!(
                 "snowflake_connections_closed_total",
                 "connections the server ended, by reason: a header read timed out, a \
                  malformed or too large request head, closed to make room at the cap",
-            ),
-            &["reason"],
-        )?;
-        registry.register(Box::new(connections_closed.clone()))?;
-        registry.register(Box::new(issued.clone()))?;
-        registry.register(Box::new(identity.clone()))?;
-        registry.register(Box::new(store.clone()))?;
-        registry.register(Box::new(requests.clone()))?;
-        registry.register(Box::new(lease_losses.clone()))?;
-        registry.register(Box::new(refusals.clone()))?;
-        Ok(Metrics {
+                &["reason"],
+                registry
+            )?,
             registry,
-            issued,
-            requests,
-            lease_losses,
-            refusals,
-            identity,
-            store,
-            connections_closed,
         })
     }
 
@@ -120,38 +113,30 @@ pub(crate) async fn count(
         content_type = "text/plain; version=0.0.4"))
 )]
 pub(crate) async fn metrics(State(state): State<Arc<AppState>>) -> Response {
+    let metrics = &state.metrics;
+    let identity = IdentityJson::of(&state.issuer);
     // The leased generator counts its losses; the counter catches up at each scrape.
-    let losses = state.issuer.lease_losses();
-    let counted = state.metrics.lease_losses.get();
-    state
-        .metrics
+    let losses = identity.lease_losses.unwrap_or(0);
+    metrics
         .lease_losses
-        .inc_by(losses.saturating_sub(counted));
-    // The identity is that of the generator, which keeps it through reclaims.
-    if let Some((identity, kind)) = state.issuer.identity() {
+        .inc_by(losses.saturating_sub(metrics.lease_losses.get()));
+    // The identity is that of the generator, which keeps it through reclaims: none while claiming.
+    if let (Some(datacenter), Some(machine)) = (identity.datacenter, identity.machine)
+        && identity.state != Some(CLAIMING)
+    {
         let labels = [
-            identity.datacenter().to_string(),
-            identity.machine().to_string(),
-            kind.to_owned(),
+            datacenter.to_string(),
+            machine.to_string(),
+            identity.kind.to_owned(),
         ];
-        state
-            .metrics
-            .identity
-            .with_label_values(&labels.each_ref().map(String::as_str))
-            .set(1);
+        metrics.identity.with_label_values(&labels).set(1);
     }
-    if let Some(store) = state.issuer.store() {
-        state.metrics.store.with_label_values(&[store.key()]).set(1);
+    if let Some(store) = identity.store {
+        metrics.store.with_label_values(&[store]).set(1);
     }
-    let mut body = Vec::new();
-    let encoder = TextEncoder::new();
-    // Encoding our own well-formed families into a Vec cannot fail; say so if it does.
-    if let Err(e) = encoder.encode(&state.metrics.registry.gather(), &mut body) {
-        body = format!("# encoding failed: {e}\n").into_bytes();
-    }
-    (
-        [(header::CONTENT_TYPE, encoder.format_type().to_owned())],
-        body,
-    )
-        .into_response()
+    // Encoding our own well-formed families cannot fail; say so if it does.
+    let body = TextEncoder::new()
+        .encode_to_string(&state.metrics.registry.gather())
+        .unwrap_or_else(|e| format!("# encoding failed: {e}\n"));
+    ([(header::CONTENT_TYPE, prometheus::TEXT_FORMAT)], body).into_response()
 }

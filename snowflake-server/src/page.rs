@@ -55,18 +55,13 @@ fn page(
         origin: origin.as_deref(),
     };
     let page = render(Words::of(lang), hosting, params, &SystemClock);
-    let mut response = (HEADERS.clone(), Html(page)).into_response();
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_LANGUAGE,
-        HeaderValue::from_static(lang.tag()),
-    );
-    if negotiated {
-        headers.insert(header::VARY, HeaderValue::from_static("accept-language"));
-    }
     // A page without a timestamp shows an ID of now: a copy kept would show an old one.
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
+    let own = [
+        (header::CONTENT_LANGUAGE, lang.tag()),
+        (header::CACHE_CONTROL, "no-store"),
+    ];
+    let vary = negotiated.then_some([(header::VARY, "accept-language")]);
+    (HEADERS.clone(), own, vary, Html(page)).into_response()
 }
 
 /// `http://host:port` from `Host` (`https` if a proxy's `X-Forwarded-Proto` says so), for the

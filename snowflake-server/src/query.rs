@@ -24,21 +24,18 @@ pub(crate) fn params(query: &str) -> Result<HashMap<String, String>, ApiError> {
     let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query)
         .map_err(|e| ApiError::field("query", format!("the query string cannot be read: {e}")))?;
     let mut params = HashMap::with_capacity(pairs.len());
-    for (name, value) in pairs {
-        if params.contains_key(&name) {
-            let times = query
-                .split('&')
-                .filter(|pair| pair.split('=').next() == Some(name.as_str()))
-                .count()
-                .max(2);
-            let message = format!("{name} is given {times} times; give it once");
-            return Err(match Field::from_key(&name) {
-                Some(field) => ApiError::field(field.key(), message),
-                None if name == "count" => ApiError::field("count", message),
-                None => ApiError::field("query", message),
-            });
+    for (name, value) in &pairs {
+        if params.insert(name.clone(), value.clone()).is_none() {
+            continue;
         }
-        params.insert(name, value);
+        let times = pairs.iter().filter(|(other, _)| other == name).count();
+        let message = format!("{name} is given {times} times; give it once");
+        let field = match Field::from_key(name) {
+            Some(field) => field.key(),
+            None if name == "count" => "count",
+            None => "query",
+        };
+        return Err(ApiError::field(field, message));
     }
     Ok(params)
 }

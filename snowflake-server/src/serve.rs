@@ -13,6 +13,7 @@ use snowflake_lease::{
 };
 use tokio::net::TcpListener;
 
+use crate::api::IdentityJson;
 use crate::config::{Config, IdentityConfig, StoreConfig};
 use crate::issuer::{self, Issuer, Lease};
 use crate::metrics::Metrics;
@@ -63,7 +64,7 @@ pub struct Service {
 impl fmt::Debug for Service {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Service")
-            .field("identity", &self.state.issuer.identity())
+            .field("identity", &IdentityJson::of(&self.state.issuer))
             .finish_non_exhaustive()
     }
 }

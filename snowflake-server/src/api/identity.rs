@@ -7,18 +7,19 @@ use snowflake_lease::Choice;
 use crate::issuer::{Issuer, NO_IDENTITY, UNLEASED, kind, rfc3339};
 use crate::openapi::fields;
 
+/// The state of a leased identity not held yet: not one of the lease's own states.
+pub(crate) const CLAIMING: &str = "claiming";
+
 /// `GET /v1/identity`: where the IDs' identity comes from, and a lease's state.
-#[derive(Default, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Default, Serialize, utoipa::ToSchema)]
 pub(crate) struct IdentityJson {
     /// Which kind of identity: `none`; `unleased`, a pair given with `--dc N --machine N`
     /// and no store; or leased from a store: `exact` (exactly the pair given), `datacenter`
     /// (any free machine of one, `--dc N --auto`) or `auto` (any free one of all 1,024,
     /// `--auto`). The same words as the start-up event and `/metrics`.
-    #[schema(value_type = String)]
     pub(crate) kind: &'static str,
     /// Where a leased identity comes from: `etcd` or `postgres`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<String>)]
     pub(crate) store: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(schema_with = fields::datacenter)]
@@ -29,7 +30,6 @@ pub(crate) struct IdentityJson {
     /// A leased identity's state, a key to branch on: `claiming` (not held yet),
     /// `holding`, `reclaiming` (lost, claiming it again), `stopped` or `released`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<String>)]
     pub(crate) state: Option<&'static str>,
     /// The state in words, with its reason: `reclaiming: the lease ran out while the store
     /// was silent`. For a person; it may change between releases, the key may not.
@@ -74,7 +74,7 @@ impl IdentityJson {
                             Choice::Datacenter(datacenter) => json.datacenter = Some(datacenter),
                             Choice::Auto => {}
                         }
-                        json.state = Some("claiming");
+                        json.state = Some(CLAIMING);
                         json.state_detail = Some(waiting.clone());
                         json.message = Some(waiting);
                         return json;

@@ -21,7 +21,7 @@ use snowflake_lease::LeaseError;
 pub struct ServeError {
     kind: ServeErrorKind,
     message: &'static str,
-    source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    source: Box<dyn std::error::Error + Send + Sync>,
 }
 
 /// What kind of thing stopped the service: [`ServeError::kind`], for code that branches.
@@ -50,7 +50,7 @@ impl ServeError {
         ServeError {
             kind,
             message,
-            source: Some(Box::new(source)),
+            source: Box::new(source),
         }
     }
 
@@ -85,9 +85,7 @@ impl fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.source
-            .as_deref()
-            .map(|e| e as &(dyn std::error::Error + 'static))
+        Some(&*self.source)
     }
 }
 
