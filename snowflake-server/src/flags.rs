@@ -472,15 +472,17 @@ mod tests {
     /// What the flags give: defaults, the identity's kind, passwords from the test's environment.
     #[test]
     fn good_flags_give_what_they_say() {
-        assert!(said("", &[]).is_ok(), "no flags serve without an identity");
         assert_eq!(parsed("").unwrap().listen.to_string(), "127.0.0.1:8080");
+        // Each serves (no flags: without an identity); none prints the schema.
         for args in [
+            "",
             "--dc 1 --machine 2",
             "--etcd http://x:1 --auto",
             "--etcd http://x:1 --dc 3 --auto --lease-ttl 30",
             "--postgres postgres://db/x --dc 3 --machine 4",
         ] {
             assert!(said(args, &[]).is_ok(), "{args:?}");
+            assert!(parsed(args).unwrap().schema_sql().is_none(), "{args:?}");
         }
         // The etcd user's password from its variable; PGSSLMODE=prefer is no demand.
         let user = "--etcd http://x:1 --auto --etcd-user u";
