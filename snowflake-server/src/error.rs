@@ -129,11 +129,3 @@ impl From<Refusal> for ApiError {
         ApiError::Unavailable(why)
     }
 }
-
-/// An error and its causes on one line, each once, as anyhow's `{:#}` writes it: a 503's reason.
-pub(crate) fn chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let causes: Vec<String> = std::iter::successors(Some(e), |e| e.source())
-        .map(ToString::to_string)
-        .collect();
-    causes.join(": ")
-}

@@ -29,6 +29,7 @@
 //! ```
 
 mod api;
+mod chain;
 mod config;
 mod error;
 mod fair;

@@ -13,8 +13,10 @@ use std::process::ExitCode;
 use clap::Parser;
 use snowflake_server::StopSignals;
 
+use crate::chain::chain;
 use crate::flags::Flags;
 
+mod chain;
 mod flags;
 mod logging;
 
@@ -78,14 +80,6 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
-}
-
-/// An error and each of its causes, on one line.
-fn chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let causes: Vec<String> = std::iter::successors(Some(e), |e| e.source())
-        .map(ToString::to_string)
-        .collect();
-    causes.join(": ")
 }
 
 fn fail(code: u8, message: &str) -> ExitCode {

@@ -335,7 +335,7 @@ async fn claim(
     let Issuer::Leased(lease) = &state.issuer else {
         return Ok(());
     };
-    let report = |e: &LeaseError| lease.wait_for(&crate::error::chain(e));
+    let report = |e: &LeaseError| lease.wait_for(&crate::chain::chain(e));
     let clock = snowflake_kit::SystemClock;
     let generator = match store {
         StoreConfig::Etcd(config) => {
