@@ -11,11 +11,12 @@
 -- The identity is claimed from the tables snowflake-lease's PgStore leases from (made here
 -- when the schema has none), so that a Rust holder and this database never issue under one
 -- identity at once. Never a duplicate, never a decreasing ID from one session: across
--- sessions, rollbacks, clock steps, restarts and crashes. docs/next-id.md has the design,
--- its argument and its preconditions: one primary, with synchronous replication for a
--- failover; never restored from an older backup, nor cloned (a branch, a snapshot's
--- restore) while both copies issue; the clock not set back across a crash; nobody but
--- these functions writes the state below.
+-- sessions, rollbacks, cancels, clock steps, restarts and crashes. docs/next-id.md has the
+-- design, its argument and its preconditions: one primary, with synchronous replication for
+-- a failover; never restored from an older backup, nor cloned (a branch, a snapshot's
+-- restore) while both copies issue; the clock not set back by more than a second across a
+-- crash; every database and Rust holder that issues into one keyspace leasing from one
+-- registry, or claiming distinct identities; nobody but these functions writes the state.
 
 DO $next_id$
 DECLARE
@@ -73,6 +74,27 @@ CREATE TABLE IF NOT EXISTS snowflake.next_id_claim (
     generation bigint NOT NULL,
     FOREIGN KEY (datacenter, machine) REFERENCES snowflake.identities (datacenter, machine)
 );
+-- The database these functions were loaded into (its cluster's system identifier and its
+-- oid): a copy (pg_dump and restore, a template's copy, a clone) finds another's here, and
+-- claims nothing until forget_copied_claim() has fenced what its registry shows held.
+CREATE TABLE IF NOT EXISTS snowflake.next_id_home (
+    one boolean PRIMARY KEY DEFAULT true CHECK (one),
+    system_identifier bigint NOT NULL,
+    database_oid oid NOT NULL
+);
+INSERT INTO snowflake.next_id_home (system_identifier, database_oid)
+SELECT (SELECT system_identifier FROM pg_catalog.pg_control_system()),
+    (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())
+WHERE NOT EXISTS (SELECT FROM snowflake.next_id_home);
+-- On a copy: the identities its registry showed held when it was made, whose holders may
+-- still issue under them against the original's registry. No claim takes one until an
+-- operator unfences it (unfence_identity).
+CREATE TABLE IF NOT EXISTS snowflake.next_id_fenced (
+    datacenter smallint NOT NULL,
+    machine smallint NOT NULL,
+    holder text,
+    PRIMARY KEY (datacenter, machine)
+);
 
 -- Milliseconds since the epoch by the clock now (date_part's double holds every µs of the
 -- format's span exactly); next_id() writes it out, where a call would cost.
@@ -86,27 +108,11 @@ CREATE OR REPLACE FUNCTION snowflake._next_id_of(c bigint) RETURNS bigint
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN ((c >> 22) << 22) | ((c & 1023) << 12) | ((c >> 10) & 4095);
 
--- Lets go of every level of the next_id lock this session holds, shared or exclusive: on an
--- error or a cancel inside a function that took it (a lock kept would stop every session).
-CREATE OR REPLACE FUNCTION snowflake._next_id_unlock() RETURNS void
-LANGUAGE plpgsql AS $$
-DECLARE
-    lock_key integer := 'snowflake.next_id_slot'::regclass::oid::integer;
-    held text;
-BEGIN
-    LOOP
-        SELECT mode INTO held FROM pg_catalog.pg_locks
-        WHERE locktype = 'advisory' AND pid = pg_catalog.pg_backend_pid()
-            AND classid = 1936617316 AND objid = lock_key::oid AND objsubid = 2 LIMIT 1;
-        EXIT WHEN NOT FOUND;
-        IF held = 'ShareLock' THEN
-            PERFORM pg_catalog.pg_advisory_unlock_shared(1936617316, lock_key);
-        ELSE
-            PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
-        END IF;
-    END LOOP;
-END
-$$;
+-- A time in the format's milliseconds, as RFC 3339, for the errors.
+CREATE OR REPLACE FUNCTION snowflake._next_id_rfc3339(ms bigint) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN to_char(to_timestamp((ms + 1288834974657) / 1000.0) AT TIME ZONE 'UTC',
+    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
 
 -- The next generation, under the exclusive lock only: setval, not nextval, whose value a
 -- crash would move on by the 32 it logs ahead, leaving every claim row stale.
@@ -128,6 +134,13 @@ BEGIN
 END
 $$;
 
+-- The locks (docs/next-id.md): transaction locks, which the server itself lets go when the
+-- (sub)transaction that took them ends, committed or aborted, also by a cancel that lands
+-- anywhere, the exception handler included. A function takes its lock inside a block that
+-- it ends by raising SQLSTATE SFLET, which rolls the block back (the sequences, which no
+-- rollback takes back, keep what it did): the lock goes at once, not at the caller's commit.
+-- A procedure takes it in its own transaction, and it goes with the COMMIT.
+
 -- The slow path of next_id (docs/next-id.md), under the exclusive lock: the first call of a
 -- session, a new millisecond, a claim or release, a crash. Reads this database's current
 -- claim, and sets the slot to the first value above everything issued, the identity's mark
@@ -135,7 +148,6 @@ $$;
 CREATE OR REPLACE FUNCTION snowflake._next_id_slow() RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
-    lock_key integer := 'snowflake.next_id_slot'::regclass::oid::integer;
     -- How far IDs may run ahead of the clock (a clock stepped back, a crash's skip), and
     -- how long a call waits for it rather than fail. next_id()'s fast path says run_ms
     -- again, and release_identity() run_ms and the second of a crash's skip.
@@ -152,10 +164,15 @@ DECLARE
     ahead bigint;
 BEGIN
     BEGIN
-        PERFORM pg_catalog.pg_advisory_lock(1936617316, lock_key);
+        PERFORM pg_catalog.pg_advisory_xact_lock(1936617316, 'snowflake.next_id_slot'::regclass::oid::integer);
         -- The clock after the wait for the lock, not before: a call that waited behind
         -- another's sleep would sleep again for nothing.
         now_ms := snowflake._next_id_now_ms();
+        IF now_ms < 0 OR now_ms > 2199023255551 THEN
+            RAISE EXCEPTION 'snowflake.next_id(): the clock reads %, outside the format''s span (2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z)',
+                to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+                USING ERRCODE = '22008', HINT = 'Set the server''s clock right; no ID is issued until then';
+        END IF;
         -- Unset is NULL, which must read as false (NOT of NULL would skip the claim).
         checked := coalesce(current_setting('snowflake_kit.next_id_checked_snowflake', true)
             = pg_catalog.pg_backend_pid()::text, false);
@@ -185,23 +202,29 @@ BEGIN
             -- The last value issued: the one just taken (as if it were), or the stopped one's.
             s := CASE WHEN c >= 0 THEN c ELSE (SELECT last_value FROM snowflake.next_id_last) END;
             floor_slot := greatest(now_ms << 12, (mark_ms + 1) << 12);
-            IF s >= 0 THEN
-                floor_slot := greatest(floor_slot, CASE WHEN (s & 1023) = ident
-                    THEN (s >> 10) + 1
-                    -- Another identity: its next millisecond, so that no ID of it is smaller.
-                    ELSE ((s >> 22) + 1) << 12 END);
+            IF s >= 0 AND (s & 1023) = ident THEN
+                floor_slot := greatest(floor_slot, (s >> 10) + 1);
+            ELSIF s >= 0 AND (s >> 22) - now_ms <= run_ms + wait_ms THEN
+                -- Another identity: its next millisecond, so that no ID of it is smaller.
+                -- Not where those ran further ahead than a wait: another identity is the way
+                -- out of a clock that ran ahead, and its IDs are then below those.
+                floor_slot := greatest(floor_slot, ((s >> 22) + 1) << 12);
             END IF;
-            IF NOT alive AND s >= 0 THEN
-                -- A crash since IDs were issued: past what it may have lost, which ran at most
-                -- run_ms ahead of the clock of its time (and a second for a clock set back).
-                floor_slot := greatest(floor_slot, (greatest(s >> 22, now_ms) + run_ms + 1001) << 12);
+            IF NOT alive THEN
+                -- A crash since the slot was set (or since the claim, when nothing was
+                -- issued that the crash kept): past what it may have lost, which ran at most
+                -- run_ms ahead of the clock of its time, and that clock at most a second
+                -- ahead of this one (a clock set back across the crash).
+                floor_slot := greatest(floor_slot, (greatest(CASE WHEN s >= 0 THEN s >> 22 ELSE 0 END, now_ms)
+                    + run_ms + 1001) << 12);
             END IF;
             ahead := (floor_slot >> 12) - now_ms;
             IF ahead > run_ms + wait_ms THEN
-                RAISE EXCEPTION 'snowflake.next_id(): the clock is % ms behind the IDs issued (the next is at %); IDs go on when it catches up',
-                    ahead, to_char(to_timestamp(((floor_slot >> 12) + 1288834974657) / 1000.0) AT TIME ZONE 'UTC',
-                        'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-                    USING ERRCODE = '55000';
+                RAISE EXCEPTION 'snowflake.next_id(): the clock is % ms behind the IDs issued (the next is at %)',
+                    ahead, snowflake._next_id_rfc3339(floor_slot >> 12)
+                    USING ERRCODE = '55000',
+                    HINT = format('IDs go on at %s, when the clock gets there; or at once under another identity: CALL snowflake.release_identity(); CALL snowflake.claim_identity()',
+                        snowflake._next_id_rfc3339((floor_slot >> 12) - run_ms));
             END IF;
             IF floor_slot >> 12 > 2199023255551 THEN
                 RAISE EXCEPTION 'snowflake.next_id(): past the last millisecond 41 bits hold (2080-07-10T17:30:30.208Z)'
@@ -216,15 +239,15 @@ BEGIN
                 PERFORM pg_catalog.setval('snowflake.next_id_alive', 1);
             END IF;
         END IF;
-        -- This session has read the claim since the server started (sessions do not
-        -- outlive a restart): its next calls may take the fast path.
-        PERFORM pg_catalog.set_config('snowflake_kit.next_id_checked_snowflake', pg_catalog.pg_backend_pid()::text, false);
-        -- Inside the block: a cancel that lands on it lets the lock go all the same.
-        PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
-    EXCEPTION WHEN OTHERS OR query_canceled THEN
-        PERFORM snowflake._next_id_unlock();
-        RAISE;
+        RAISE SQLSTATE 'SFLET';
+    EXCEPTION WHEN SQLSTATE 'SFLET' THEN
+        -- The lock let go; an error or a cancel goes on up, the lock let go all the same.
+        NULL;
     END;
+    -- This session has read the claim since the server started (sessions do not outlive a
+    -- restart): its next calls may take the fast path. After the block, whose rollback
+    -- would take a setting back.
+    PERFORM pg_catalog.set_config('snowflake_kit.next_id_checked_snowflake', pg_catalog.pg_backend_pid()::text, false);
     RETURN snowflake._next_id_of(c);
 END
 $$;
@@ -236,31 +259,52 @@ $$;
 CREATE OR REPLACE FUNCTION snowflake.next_id() RETURNS bigint
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
 DECLARE
-    -- Milliseconds since the epoch, by this row's clock (date_part's double holds every µs
-    -- of the format's span exactly).
-    now_ms bigint := floor(pg_catalog.date_part('epoch', clock_timestamp()) * 1000)::bigint - 1288834974657;
-    lock_key integer;
+    now_ms bigint;
     c bigint;
-    unlocked boolean;
 BEGIN
     IF current_setting('snowflake_kit.next_id_checked_snowflake', true) = pg_catalog.pg_backend_pid()::text THEN
-        lock_key := 'snowflake.next_id_slot'::regclass::oid::integer;
         -- Assignments, not PERFORM: PL/pgSQL evaluates them without a query, at a third of
         -- the cost. The lock and nextval in one expression, in CASE's order.
         BEGIN
-            c := CASE WHEN pg_catalog.pg_advisory_lock_shared(1936617316, lock_key) IS NULL THEN NULL
+            c := CASE WHEN pg_catalog.pg_advisory_xact_lock_shared(1936617316,
+                    'snowflake.next_id_slot'::regclass::oid::integer) IS NULL THEN NULL
                 ELSE nextval('snowflake.next_id_slot') END;
-            unlocked := pg_catalog.pg_advisory_unlock_shared(1936617316, lock_key);
-        EXCEPTION WHEN OTHERS OR query_canceled THEN
-            PERFORM snowflake._next_id_unlock();
-            RAISE;
+            RAISE SQLSTATE 'SFLET';
+        EXCEPTION WHEN SQLSTATE 'SFLET' THEN
+            NULL;
         END;
+        -- The clock after the value is taken, not before the wait for the lock: a value
+        -- judged by a clock read before a wait (behind a slow path's sleep, a claim) could
+        -- run further ahead of the clock of its time than the crash's skip covers.
+        -- Milliseconds since the epoch (date_part's double holds every µs exactly).
+        now_ms := floor(pg_catalog.date_part('epoch', clock_timestamp()) * 1000)::bigint - 1288834974657;
         -- 1000: the slow path's run_ms.
         IF c >= 0 AND (c >> 22) BETWEEN now_ms AND now_ms + 1000 THEN
             RETURN snowflake._next_id_of(c);
         END IF;
     END IF;
     RETURN snowflake._next_id_slow();
+END
+$$;
+
+-- The database's own (system identifier, oid) against the home and the claim row: a copy
+-- is refused, naming what to do. For the procedures, under the exclusive lock.
+CREATE OR REPLACE FUNCTION snowflake._next_id_check_home(call text) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+    sys_id bigint := (SELECT system_identifier FROM pg_catalog.pg_control_system());
+    db_oid oid := (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database());
+    home snowflake.next_id_home;
+BEGIN
+    SELECT * INTO home FROM snowflake.next_id_home;
+    IF home.system_identifier <> sys_id OR home.database_oid <> db_oid THEN
+        RAISE EXCEPTION '%: this database is a copy of another (system %, database oid %), whose holders may still issue under what its registry shows held',
+            call, home.system_identifier, home.database_oid
+            USING ERRCODE = '55000',
+            HINT = CASE WHEN home.database_oid = db_oid
+                THEN 'If this is that very database after pg_upgrade (not a copy), CALL snowflake.adopt_identity(); if it is a copy, CALL snowflake.forget_copied_claim(), which fences every identity held when it was made, then claim one of its own'
+                ELSE 'CALL snowflake.forget_copied_claim(), which fences every identity held when it was made, then claim one of its own' END;
+    END IF;
 END
 $$;
 
@@ -273,18 +317,18 @@ $$;
 -- The procedures share a shape: COMMIT first (outside a transaction block only), read
 -- committed (a snapshot older than the lock would miss what the last one did), the exclusive
 -- lock, the writes, the new generation last (an error before it leaves the claim in force as
--- it was), the lock let go inside the exception block, then COMMIT: a cancel landing on the
--- COMMIT must not leave the lock held, and until it commits the new generation makes every
--- slow path refuse.
+-- it was), then COMMIT, which lets the lock go with the writes: nobody sees them half done,
+-- and a cancel anywhere, on the COMMIT too, aborts the transaction and lets the lock go.
 CREATE OR REPLACE PROCEDURE snowflake.claim_identity(datacenter integer DEFAULT NULL,
     machine integer DEFAULT NULL)
 LANGUAGE plpgsql AS $$
 DECLARE
-    lock_key integer := 'snowflake.next_id_slot'::regclass::oid::integer;
     sys_id bigint := (SELECT system_identifier FROM pg_catalog.pg_control_system());
     db_oid oid := (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database());
     next_generation bigint;
     own snowflake.next_id_claim;
+    held boolean;
+    fence snowflake.next_id_fenced;
     chosen record;
     alive boolean;
     taken boolean := false;
@@ -301,69 +345,90 @@ BEGIN
     IF machine NOT BETWEEN 0 AND 31 THEN
         RAISE EXCEPTION 'claim_identity: machine % is out of range 0..=31 (5 bits)', machine USING ERRCODE = '22003';
     END IF;
-    BEGIN
-        PERFORM pg_catalog.pg_advisory_lock(1936617316, lock_key);
-        next_generation := (SELECT last_value + 1 FROM snowflake.next_id_generation);
-        SELECT * INTO own FROM snowflake.next_id_claim;
-        IF FOUND THEN
-            IF own.system_identifier <> sys_id OR own.database_oid <> db_oid THEN
-                RAISE EXCEPTION 'claim_identity: the claim of (%, %) is another database''s (system %, database oid %): a copy, a replica or an upgrade',
-                    own.datacenter, own.machine, own.system_identifier, own.database_oid
-                    USING ERRCODE = '55000',
-                    HINT = 'After pg_upgrade of this very database, CALL snowflake.adopt_identity(); on a copy, CALL snowflake.forget_copied_claim() and claim its own';
-            END IF;
-            IF (datacenter IS NOT NULL AND datacenter <> own.datacenter)
-                OR (machine IS NOT NULL AND machine <> own.machine) THEN
-                RAISE EXCEPTION 'claim_identity: this database holds (%, %) already', own.datacenter, own.machine
-                    USING ERRCODE = '55000', HINT = 'CALL snowflake.release_identity() first';
-            END IF;
-            -- Its own claim again (after a release that failed, say): the latest generation.
-            UPDATE snowflake.next_id_claim SET generation = next_generation;
-        ELSE
-            -- As PgStore's claim: the identity's row locked first, then its lease's, whose
-            -- end is read again under the lock (a keep-alive may have moved it), a run-out
-            -- lease deleted.
-            FOR chosen IN
-                SELECT i.datacenter, i.machine, i.lease_id FROM snowflake.identities i
-                WHERE (claim_identity.datacenter IS NULL OR i.datacenter = claim_identity.datacenter)
-                    AND (claim_identity.machine IS NULL OR i.machine = claim_identity.machine)
-                    AND NOT EXISTS (SELECT FROM snowflake.leases l
-                        WHERE l.id = i.lease_id AND l.expires_at > clock_timestamp())
-                ORDER BY i.datacenter, i.machine
-                FOR UPDATE OF i SKIP LOCKED
-            LOOP
-                IF chosen.lease_id IS NOT NULL THEN
-                    SELECT l.expires_at > clock_timestamp() INTO alive FROM snowflake.leases l
-                    WHERE l.id = chosen.lease_id FOR UPDATE;
-                    CONTINUE WHEN alive;
-                    DELETE FROM snowflake.leases WHERE id = chosen.lease_id;
-                END IF;
-                taken := true;
-                EXIT;
-            END LOOP;
-            IF NOT taken THEN
-                RAISE EXCEPTION 'claim_identity: no free identity%',
-                    CASE WHEN machine IS NOT NULL THEN format(': (%s, %s) is held', datacenter, machine)
-                        WHEN datacenter IS NOT NULL THEN format(' in datacenter %s: its 32 machines are held', datacenter)
-                        ELSE ': all 1,024 are held' END
-                    USING ERRCODE = '55000';
-            END IF;
-            -- Never kept alive, never run out: held until released.
-            INSERT INTO snowflake.leases (ttl_ms, expires_at) VALUES (1, 'infinity') RETURNING id INTO lease;
-            UPDATE snowflake.identities SET lease_id = lease,
-                holder = format('postgres %s/%s', sys_id, current_database())
-            WHERE identities.datacenter = chosen.datacenter AND identities.machine = chosen.machine;
-            INSERT INTO snowflake.next_id_claim (datacenter, machine, lease_id, system_identifier,
-                database_oid, generation)
-            VALUES (chosen.datacenter, chosen.machine, lease, sys_id, db_oid, next_generation);
-            PERFORM snowflake._next_id_stop();
+    PERFORM pg_catalog.pg_advisory_xact_lock(1936617316, 'snowflake.next_id_slot'::regclass::oid::integer);
+    next_generation := (SELECT last_value + 1 FROM snowflake.next_id_generation);
+    SELECT * INTO own FROM snowflake.next_id_claim;
+    held := FOUND;
+    IF held AND (own.system_identifier <> sys_id OR own.database_oid <> db_oid) THEN
+        RAISE EXCEPTION 'claim_identity: the claim of (%, %) is another database''s (system %, database oid %): a copy, a replica or an upgrade',
+            own.datacenter, own.machine, own.system_identifier, own.database_oid
+            USING ERRCODE = '55000',
+            HINT = CASE WHEN own.database_oid = db_oid
+                THEN 'If this is that very database after pg_upgrade (not a copy), CALL snowflake.adopt_identity(); if it is a copy, CALL snowflake.forget_copied_claim(), which fences every identity held when it was made, then claim one of its own'
+                ELSE 'CALL snowflake.forget_copied_claim(), which fences every identity held when it was made, then claim one of its own' END;
+    END IF;
+    PERFORM snowflake._next_id_check_home('claim_identity');
+    IF held THEN
+        IF (datacenter IS NOT NULL AND datacenter <> own.datacenter)
+            OR (machine IS NOT NULL AND machine <> own.machine) THEN
+            RAISE EXCEPTION 'claim_identity: this database holds (%, %) already', own.datacenter, own.machine
+                USING ERRCODE = '55000', HINT = 'CALL snowflake.release_identity() first';
         END IF;
+        -- Its own claim again (after a release that failed, say): current again, at the
+        -- generation that is, with no new one, so that a cancel anywhere in this call leaves
+        -- the claim as it was.
+        UPDATE snowflake.next_id_claim SET generation = next_generation - 1;
+    ELSE
+        -- As PgStore's claim: the identity's row locked first, then its lease's, whose
+        -- end is read again under the lock (a keep-alive may have moved it), a run-out
+        -- lease deleted. Never a fenced one (on a copy: held when it was made).
+        FOR chosen IN
+            SELECT i.datacenter, i.machine, i.lease_id FROM snowflake.identities i
+            WHERE (claim_identity.datacenter IS NULL OR i.datacenter = claim_identity.datacenter)
+                AND (claim_identity.machine IS NULL OR i.machine = claim_identity.machine)
+                AND NOT EXISTS (SELECT FROM snowflake.leases l
+                    WHERE l.id = i.lease_id AND l.expires_at > clock_timestamp())
+                AND NOT EXISTS (SELECT FROM snowflake.next_id_fenced f
+                    WHERE f.datacenter = i.datacenter AND f.machine = i.machine)
+            ORDER BY i.datacenter, i.machine
+            FOR UPDATE OF i SKIP LOCKED
+        LOOP
+            IF chosen.lease_id IS NOT NULL THEN
+                SELECT l.expires_at > clock_timestamp() INTO alive FROM snowflake.leases l
+                WHERE l.id = chosen.lease_id FOR UPDATE;
+                CONTINUE WHEN alive;
+                DELETE FROM snowflake.leases WHERE id = chosen.lease_id;
+            END IF;
+            taken := true;
+            EXIT;
+        END LOOP;
+        IF NOT taken THEN
+            SELECT * INTO fence FROM snowflake.next_id_fenced f
+            WHERE f.datacenter = claim_identity.datacenter AND f.machine = claim_identity.machine;
+            IF FOUND THEN
+                RAISE EXCEPTION 'claim_identity: (%, %) was held by % when this database was copied from another, and may be still',
+                    datacenter, machine, coalesce(fence.holder, 'a holder')
+                    USING ERRCODE = '55000',
+                    HINT = format('Claim another, or CALL snowflake.unfence_identity(%s, %s) once nothing that shares this keyspace issues under it',
+                        datacenter, machine);
+            END IF;
+            RAISE EXCEPTION 'claim_identity: no free identity%',
+                CASE WHEN machine IS NOT NULL THEN format(': (%s, %s) is held', datacenter, machine)
+                    WHEN datacenter IS NOT NULL THEN format(' in datacenter %s: its 32 machines are held or fenced', datacenter)
+                    ELSE ': all 1,024 are held or fenced' END
+                USING ERRCODE = '55000';
+        END IF;
+        -- Never kept alive, never run out: held until released.
+        INSERT INTO snowflake.leases (ttl_ms, expires_at) VALUES (1, 'infinity') RETURNING id INTO lease;
+        UPDATE snowflake.identities SET lease_id = lease,
+            holder = format('postgres %s/%s', sys_id, current_database())
+        WHERE identities.datacenter = chosen.datacenter AND identities.machine = chosen.machine;
+        INSERT INTO snowflake.next_id_claim (datacenter, machine, lease_id, system_identifier,
+            database_oid, generation)
+        VALUES (chosen.datacenter, chosen.machine, lease, sys_id, db_oid, next_generation);
+        PERFORM snowflake._next_id_stop();
+        -- Nothing is issued under it yet: a crash from here on skips (the marker unset
+        -- again), and no crash before it can have lost an ID of this identity, whose mark
+        -- covers every earlier holder's.
+        PERFORM pg_catalog.setval('snowflake.next_id_alive', 1);
+        own.datacenter := chosen.datacenter;
+        own.machine := chosen.machine;
         PERFORM pg_catalog.setval('snowflake.next_id_generation', next_generation);
-        PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
-    EXCEPTION WHEN OTHERS OR query_canceled THEN
-        PERFORM snowflake._next_id_unlock();
-        RAISE;
-    END;
+    END IF;
+    -- Where the claim was made: its registry is this database's schema, which every holder
+    -- that issues into the same keyspace must lease from (or claim distinct identities).
+    RAISE NOTICE 'claim_identity: database % holds (%, %) in the registry snowflake.identities; every database and Rust holder that issues into the same keyspace must lease from this registry, or claim distinct identities',
+        current_database(), own.datacenter, own.machine;
     COMMIT;
 END
 $$;
@@ -375,98 +440,116 @@ $$;
 CREATE OR REPLACE PROCEDURE snowflake.release_identity()
 LANGUAGE plpgsql AS $$
 DECLARE
-    lock_key integer := 'snowflake.next_id_slot'::regclass::oid::integer;
     own snowflake.next_id_claim;
     s bigint;
     last_ms bigint;
 BEGIN
     COMMIT;
     SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
-    BEGIN
-        PERFORM pg_catalog.pg_advisory_lock(1936617316, lock_key);
-        SELECT * INTO own FROM snowflake.next_id_claim
-        WHERE system_identifier = (SELECT system_identifier FROM pg_catalog.pg_control_system())
-            AND database_oid = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database());
-        IF NOT FOUND THEN
-            RAISE EXCEPTION 'release_identity: this database holds no identity' USING ERRCODE = '55000';
-        END IF;
-        PERFORM snowflake._next_id_stop();
-        s := (SELECT last_value FROM snowflake.next_id_last);
-        last_ms := CASE WHEN s >= 0 THEN s >> 22 ELSE 0 END;
-        IF NOT (SELECT is_called FROM snowflake.next_id_alive) THEN
-            -- A crash since the slot was last set: past what it may have lost, as the slow
-            -- path's skip (run_ms and a second).
-            last_ms := greatest(last_ms, snowflake._next_id_now_ms()) + 2001;
-        END IF;
-        UPDATE snowflake.identities
-        SET hwm_ms = greatest(hwm_ms, last_ms + 1288834974657), lease_id = NULL, holder = NULL
-        WHERE datacenter = own.datacenter AND machine = own.machine AND lease_id = own.lease_id;
-        DELETE FROM snowflake.next_id_claim;
-        DELETE FROM snowflake.leases WHERE id = own.lease_id;
-        PERFORM snowflake._next_id_generation();
-        PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
-    EXCEPTION WHEN OTHERS OR query_canceled THEN
-        PERFORM snowflake._next_id_unlock();
-        RAISE;
-    END;
+    PERFORM pg_catalog.pg_advisory_xact_lock(1936617316, 'snowflake.next_id_slot'::regclass::oid::integer);
+    SELECT * INTO own FROM snowflake.next_id_claim
+    WHERE system_identifier = (SELECT system_identifier FROM pg_catalog.pg_control_system())
+        AND database_oid = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database());
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'release_identity: this database holds no identity' USING ERRCODE = '55000';
+    END IF;
+    PERFORM snowflake._next_id_stop();
+    s := (SELECT last_value FROM snowflake.next_id_last);
+    last_ms := CASE WHEN s >= 0 THEN s >> 22 ELSE 0 END;
+    IF NOT (SELECT is_called FROM snowflake.next_id_alive) THEN
+        -- A crash since the slot was last set: past what it may have lost, as the slow
+        -- path's skip (run_ms and a second).
+        last_ms := greatest(last_ms, snowflake._next_id_now_ms()) + 2001;
+    END IF;
+    UPDATE snowflake.identities
+    SET hwm_ms = greatest(hwm_ms, last_ms + 1288834974657), lease_id = NULL, holder = NULL
+    WHERE datacenter = own.datacenter AND machine = own.machine AND lease_id = own.lease_id;
+    DELETE FROM snowflake.next_id_claim;
+    DELETE FROM snowflake.leases WHERE id = own.lease_id;
+    PERFORM snowflake._next_id_generation();
     COMMIT;
 END
 $$;
 
--- After pg_upgrade of this very database (a new system identifier, the same sequences), its
--- claim made its own again. Never on a copy: both would issue under the identity.
+-- After pg_upgrade of this very database (a new system identifier, the same database oid,
+-- the same sequences), its home and claim made its own again. Never on a copy: both would
+-- issue under the identity.
 CREATE OR REPLACE PROCEDURE snowflake.adopt_identity()
 LANGUAGE plpgsql AS $$
 DECLARE
-    lock_key integer := 'snowflake.next_id_slot'::regclass::oid::integer;
+    sys_id bigint := (SELECT system_identifier FROM pg_catalog.pg_control_system());
+    db_oid oid := (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database());
 BEGIN
     COMMIT;
     SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
-    BEGIN
-        PERFORM pg_catalog.pg_advisory_lock(1936617316, lock_key);
-        UPDATE snowflake.next_id_claim
-        SET system_identifier = (SELECT system_identifier FROM pg_catalog.pg_control_system()),
-            database_oid = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database()),
-            generation = (SELECT last_value + 1 FROM snowflake.next_id_generation);
-        IF NOT FOUND THEN
-            RAISE EXCEPTION 'adopt_identity: there is no claim to adopt' USING ERRCODE = '55000';
-        END IF;
-        PERFORM snowflake._next_id_stop();
-        PERFORM snowflake._next_id_generation();
-        PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
-    EXCEPTION WHEN OTHERS OR query_canceled THEN
-        PERFORM snowflake._next_id_unlock();
-        RAISE;
-    END;
+    PERFORM pg_catalog.pg_advisory_xact_lock(1936617316, 'snowflake.next_id_slot'::regclass::oid::integer);
+    IF EXISTS (SELECT FROM snowflake.next_id_home WHERE database_oid <> db_oid)
+        OR EXISTS (SELECT FROM snowflake.next_id_claim WHERE database_oid <> db_oid) THEN
+        RAISE EXCEPTION 'adopt_identity: this database is a copy (another database oid), not the same database upgraded'
+            USING ERRCODE = '55000',
+            HINT = 'CALL snowflake.forget_copied_claim(), then claim one of its own';
+    END IF;
+    UPDATE snowflake.next_id_home SET system_identifier = sys_id WHERE system_identifier <> sys_id;
+    UPDATE snowflake.next_id_claim SET system_identifier = sys_id,
+        generation = (SELECT last_value + 1 FROM snowflake.next_id_generation)
+    WHERE system_identifier <> sys_id;
+    IF NOT FOUND AND NOT EXISTS (SELECT FROM snowflake.next_id_home WHERE system_identifier = sys_id) THEN
+        RAISE EXCEPTION 'adopt_identity: there is no claim to adopt' USING ERRCODE = '55000';
+    END IF;
+    PERFORM snowflake._next_id_stop();
+    PERFORM snowflake._next_id_generation();
     COMMIT;
 END
 $$;
 
--- On a copy of a database (a clone, a template's copy, a logical replica of these tables):
--- the claim it inherited, which is the original's, forgotten, so that it can claim one of
--- its own. Its copy of the lease tables still shows the original's identity held.
+-- On a copy of a database (pg_dump and restore, a template's copy, a clone, a logical
+-- replica of these tables): the original's claim forgotten, and every identity that the
+-- copy's registry shows held, whose holders may still issue under it against the
+-- original's registry, fenced (never claimed here until unfence_identity), so that the copy
+-- can claim one of its own. The copy becomes its own home.
 CREATE OR REPLACE PROCEDURE snowflake.forget_copied_claim()
 LANGUAGE plpgsql AS $$
 DECLARE
-    lock_key integer := 'snowflake.next_id_slot'::regclass::oid::integer;
+    sys_id bigint := (SELECT system_identifier FROM pg_catalog.pg_control_system());
+    db_oid oid := (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database());
 BEGIN
     COMMIT;
     SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
-    BEGIN
-        PERFORM pg_catalog.pg_advisory_lock(1936617316, lock_key);
-        DELETE FROM snowflake.next_id_claim
-        WHERE system_identifier <> (SELECT system_identifier FROM pg_catalog.pg_control_system())
-            OR database_oid <> (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database());
-        IF NOT FOUND THEN
-            RAISE EXCEPTION 'forget_copied_claim: there is no other database''s claim here' USING ERRCODE = '55000';
-        END IF;
-        PERFORM snowflake._next_id_stop();
-        PERFORM snowflake._next_id_generation();
-        PERFORM pg_catalog.pg_advisory_unlock(1936617316, lock_key);
-    EXCEPTION WHEN OTHERS OR query_canceled THEN
-        PERFORM snowflake._next_id_unlock();
-        RAISE;
-    END;
+    PERFORM pg_catalog.pg_advisory_xact_lock(1936617316, 'snowflake.next_id_slot'::regclass::oid::integer);
+    IF NOT EXISTS (SELECT FROM snowflake.next_id_home
+            WHERE system_identifier <> sys_id OR database_oid <> db_oid)
+        AND NOT EXISTS (SELECT FROM snowflake.next_id_claim
+            WHERE system_identifier <> sys_id OR database_oid <> db_oid) THEN
+        RAISE EXCEPTION 'forget_copied_claim: this database is no copy of another, and holds no other database''s claim'
+            USING ERRCODE = '55000';
+    END IF;
+    -- Held by a lease, run out or not: the copy's clock says nothing of the original's.
+    INSERT INTO snowflake.next_id_fenced (datacenter, machine, holder)
+    SELECT i.datacenter, i.machine, i.holder FROM snowflake.identities i
+    WHERE i.lease_id IS NOT NULL
+    ON CONFLICT DO NOTHING;
+    DELETE FROM snowflake.next_id_claim;
+    UPDATE snowflake.next_id_home SET system_identifier = sys_id, database_oid = db_oid;
+    PERFORM snowflake._next_id_stop();
+    PERFORM snowflake._next_id_generation();
+    COMMIT;
+END
+$$;
+
+-- An identity fenced on a copy (forget_copied_claim) made claimable here again: by an
+-- operator who knows that nothing sharing this keyspace issues under it any more (the
+-- original released it, or the copy's IDs never meet the original's).
+CREATE OR REPLACE PROCEDURE snowflake.unfence_identity(datacenter integer, machine integer)
+LANGUAGE plpgsql AS $$
+BEGIN
+    COMMIT;
+    SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
+    PERFORM pg_catalog.pg_advisory_xact_lock(1936617316, 'snowflake.next_id_slot'::regclass::oid::integer);
+    DELETE FROM snowflake.next_id_fenced f
+    WHERE f.datacenter = unfence_identity.datacenter AND f.machine = unfence_identity.machine;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unfence_identity: (%, %) is not fenced', datacenter, machine USING ERRCODE = '55000';
+    END IF;
     COMMIT;
 END
 $$;

@@ -722,3 +722,352 @@ async fn next_id_in(client: &Client, schema: &str) -> Snowflake {
         .unwrap();
     Snowflake::try_from_i64(row.get(0)).unwrap()
 }
+
+/// The SQLSTATE, message and hint of `sql`'s error.
+async fn hinted_error_of(client: &Client, sql: &str) -> (SqlState, String, String) {
+    let error = client.batch_execute(sql).await.expect_err(sql);
+    let db = error
+        .as_db_error()
+        .unwrap_or_else(|| panic!("{sql}: {error}"));
+    (
+        db.code().clone(),
+        db.message().to_owned(),
+        db.hint().unwrap_or_default().to_owned(),
+    )
+}
+
+/// `n` IDs from one statement of `client`.
+async fn next_ids_at_once(client: &Client, n: i32) -> Vec<Snowflake> {
+    client
+        .query(
+            "SELECT snowflake.next_id() FROM generate_series(1, $1)",
+            &[&n],
+        )
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| Snowflake::try_from_i64(r.get(0)).unwrap())
+        .collect()
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL and libfaketime: bash scripts/test.sh installs them"]
+async fn a_crash_soon_after_the_first_claim_reissues_nothing() {
+    // Claimed and checkpointed, then IDs handed out in a transaction left open: nothing
+    // since the claim flushed the slot's WAL, so the crash takes the slot back to where the
+    // claim stopped it, and the clock is set back 950 ms across it (the docs allow a second).
+    let (pg, client) = faked("next_id_first_crash").await;
+    client
+        .batch_execute("CALL snowflake.claim_identity(2, 2)")
+        .await
+        .unwrap();
+    pg.psql("CHECKPOINT");
+    let open = connect(&pg, "next_id_first_crash").await;
+    open.batch_execute("BEGIN").await.unwrap();
+    let in_flight = next_ids_at_once(&open, 3_000).await;
+    pg.stop();
+    pg.move_clock(-950);
+    pg.start_again();
+    let after = connect(&pg, "next_id_first_crash").await;
+    let next = next_ids_at_once(&after, 3_000).await;
+    let last = in_flight.iter().max().unwrap();
+    let again: Vec<_> = next.iter().filter(|id| in_flight.contains(id)).collect();
+    assert!(again.is_empty(), "{} IDs issued again", again.len());
+    assert!(next[0] > *last, "{:?} after {last:?}", next[0]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn no_pattern_of_cancels_leaves_a_lock() {
+    let pg = pg::shared();
+    let client = database(&pg, "next_id_cancels").await;
+    client
+        .batch_execute("CALL snowflake.claim_identity()")
+        .await
+        .unwrap();
+    // Two victims: one issuing 300 IDs a statement, one claiming again and again (its own
+    // claim, kept); each cancelled once, twice or three times at once, 3,000 times in all.
+    let mut victims = Vec::new();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for work in [
+        "SELECT count(snowflake.next_id()) FROM generate_series(1, 300)",
+        "CALL snowflake.claim_identity()",
+    ] {
+        let victim = connect(&pg, "next_id_cancels").await;
+        let pid: i32 = victim
+            .query_one("SELECT pg_backend_pid()", &[])
+            .await
+            .unwrap()
+            .get(0);
+        let stop = stop.clone();
+        let task = tokio::spawn(async move {
+            let (mut done, mut cancelled) = (0_u32, 0_u32);
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                match victim.batch_execute(work).await {
+                    Ok(()) => done += 1,
+                    Err(e) if e.code() == Some(&SqlState::QUERY_CANCELED) => cancelled += 1,
+                    Err(e) => panic!("{work}: {e:?}"),
+                }
+            }
+            (done, cancelled)
+        });
+        victims.push((pid, task));
+    }
+    let canceller = connect(&pg, "next_id_cancels").await;
+    let checker = connect(&pg, "next_id_cancels").await;
+    checker
+        .batch_execute("SET lock_timeout = '2s'")
+        .await
+        .unwrap();
+    for round in 0..3_000_u32 {
+        let pid = victims[round as usize % 2].0;
+        let sql = match round % 3 {
+            0 => "SELECT pg_cancel_backend($1)",
+            1 => "SELECT pg_cancel_backend($1), pg_cancel_backend($1)",
+            _ => "SELECT pg_cancel_backend($1), pg_cancel_backend($1), pg_cancel_backend($1)",
+        };
+        canceller.query(sql, &[&pid]).await.unwrap();
+        if round % 250 == 249 {
+            // Nobody waits for a lock a cancel left: another session's ID comes at once.
+            next_id(&checker).await;
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for (_, task) in victims {
+        let (done, cancelled) = task.await.unwrap();
+        // The cancels landed, and the work went on between them.
+        assert!(
+            done > 0 && cancelled > 100,
+            "{done} done, {cancelled} cancelled"
+        );
+    }
+    next_id(&checker).await;
+    let other = connect(&pg, "next_id_cancels").await;
+    other
+        .batch_execute("SET lock_timeout = '2s'")
+        .await
+        .unwrap();
+    other
+        .batch_execute("CALL snowflake.release_identity()")
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL and libfaketime: bash scripts/test.sh installs them"]
+async fn a_clock_outside_the_formats_span_is_an_error_never_an_id() {
+    let (pg, client) = faked("next_id_span").await;
+    client
+        .batch_execute("CALL snowflake.claim_identity(1, 2)")
+        .await
+        .unwrap();
+    let before = next_id(&client).await;
+    for (at, reads) in [
+        ("2010-07-03 00:00:00", "2010-07-03T00:00:00.000Z"),
+        ("2010-11-04 01:42:54", "2010-11-04T01:42:54.000Z"),
+        ("2080-07-11 00:00:00", "2080-07-11T00:00:00.000Z"),
+    ] {
+        pg.freeze_clock(at);
+        // A session that has issued, and a new one: both take the slow path, which refuses.
+        let fresh = connect(&pg, "next_id_span").await;
+        for session in [&client, &fresh] {
+            for _ in 0..100 {
+                let (code, message) = error_of(session, "SELECT snowflake.next_id()").await;
+                assert_eq!(code, SqlState::DATETIME_FIELD_OVERFLOW, "{message}");
+                assert_eq!(
+                    message,
+                    format!(
+                        "snowflake.next_id(): the clock reads {reads}, outside the format's span \
+                         (2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z)"
+                    )
+                );
+            }
+        }
+    }
+    pg.move_clock(0);
+    assert!(next_id(&client).await > before);
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL and libfaketime: bash scripts/test.sh installs them"]
+async fn a_clock_that_ran_ahead_says_the_way_out_and_it_works() {
+    let (pg, client) = faked("next_id_ahead").await;
+    client
+        .batch_execute("CALL snowflake.claim_identity(0, 5)")
+        .await
+        .unwrap();
+    // A minute ahead for a moment, then right again: the IDs issued then stand.
+    pg.move_clock(60_000);
+    let ahead = next_ids(&client, 10).await;
+    pg.move_clock(0);
+    let (code, message, hint) = hinted_error_of(&client, "SELECT snowflake.next_id()").await;
+    assert_eq!(code, SqlState::OBJECT_NOT_IN_PREREQUISITE_STATE);
+    assert!(
+        message.starts_with("snowflake.next_id(): the clock is "),
+        "{message}"
+    );
+    assert!(
+        hint.starts_with("IDs go on at ")
+            && hint.ends_with(
+                "when the clock gets there; or at once under another identity: \
+                 CALL snowflake.release_identity(); CALL snowflake.claim_identity()"
+            ),
+        "{hint}"
+    );
+    // Followed: IDs at once, of another identity, by the clock now.
+    client
+        .batch_execute("CALL snowflake.release_identity()")
+        .await
+        .unwrap();
+    client
+        .batch_execute("CALL snowflake.claim_identity()")
+        .await
+        .unwrap();
+    let now_ms = u64::try_from(pg_now_ms(&client).await).unwrap();
+    let id = next_id(&client).await;
+    assert_ne!(id.machine(), 5);
+    assert!(
+        id.timestamp_ms() < now_ms + 2_000 && id < ahead[0],
+        "{id:?}"
+    );
+    // The identity that ran ahead keeps its mark past every ID issued under it.
+    let mark: i64 = client
+        .query_one(
+            "SELECT hwm_ms FROM snowflake.identities WHERE (datacenter, machine) = (0, 5)",
+            &[],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert!(u64::try_from(mark).unwrap() >= ahead[9].timestamp_ms());
+}
+
+/// A Rust holder's lease on `(datacenter, machine)` as `PgStore` writes it: live for `ttl_s`.
+async fn hold_as_a_rust_holder(client: &Client, datacenter: i16, machine: i16, ttl_s: i32) {
+    client
+        .execute(
+            "WITH l AS (INSERT INTO snowflake.leases (ttl_ms, expires_at) \
+                 VALUES ($3::integer * 1000, clock_timestamp() + $3::integer * interval '1 second') RETURNING id) \
+             UPDATE snowflake.identities SET lease_id = (SELECT id FROM l), holder = 'rust-holder' \
+             WHERE (datacenter, machine) = ($1, $2)",
+            &[&datacenter, &machine, &ttl_s],
+        )
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn a_copys_hints_followed_never_take_a_live_identity() {
+    let pg = pg::shared();
+    let client = database(&pg, "next_id_dumped").await;
+    client
+        .batch_execute("CALL snowflake.claim_identity(0, 0)")
+        .await
+        .unwrap();
+    hold_as_a_rust_holder(&client, 0, 1, 10).await;
+    next_id(&client).await;
+    pg.psql("DROP DATABASE IF EXISTS next_id_restored");
+    pg.copy_database("next_id_dumped", "next_id_restored");
+    let copy = connect(&pg, "next_id_restored").await;
+    let (_, message) = error_of(&copy, "SELECT snowflake.next_id()").await;
+    assert_eq!(message, NO_IDENTITY);
+    // Another oid: a copy, never an upgrade, and the hint says only what a copy does.
+    let (_, message, hint) = hinted_error_of(&copy, "CALL snowflake.claim_identity()").await;
+    assert!(
+        message.starts_with("claim_identity: the claim of (0, 0) is another database's"),
+        "{message}"
+    );
+    assert_eq!(
+        hint,
+        "CALL snowflake.forget_copied_claim(), which fences every identity held when it was \
+         made, then claim one of its own"
+    );
+    let (_, message) = error_of(&copy, "CALL snowflake.adopt_identity()").await;
+    assert!(
+        message.starts_with("adopt_identity: this database is a copy"),
+        "{message}"
+    );
+    copy.batch_execute("CALL snowflake.forget_copied_claim()")
+        .await
+        .unwrap();
+    // The holder's lease runs out in the copy, whose clock says nothing of the original's:
+    // still fenced, as the original's own claim is.
+    copy.batch_execute("UPDATE snowflake.leases SET expires_at = clock_timestamp() - interval '1 second' WHERE expires_at <> 'infinity'")
+        .await
+        .unwrap();
+    copy.batch_execute("CALL snowflake.claim_identity()")
+        .await
+        .unwrap();
+    let own = next_id(&copy).await;
+    assert_eq!((own.datacenter(), own.machine()), (0, 2));
+    copy.batch_execute("CALL snowflake.release_identity()")
+        .await
+        .unwrap();
+    for machine in [0, 1] {
+        let (_, message, hint) = hinted_error_of(
+            &copy,
+            &format!("CALL snowflake.claim_identity(0, {machine})"),
+        )
+        .await;
+        let holder = if machine == 0 {
+            "postgres "
+        } else {
+            "rust-holder"
+        };
+        assert!(
+            message.starts_with(&format!(
+                "claim_identity: (0, {machine}) was held by {holder}"
+            )) && message.ends_with("when this database was copied from another, and may be still"),
+            "{message}"
+        );
+        assert_eq!(
+            hint,
+            format!(
+                "Claim another, or CALL snowflake.unfence_identity(0, {machine}) once nothing \
+                 that shares this keyspace issues under it"
+            )
+        );
+    }
+    let (_, message) = error_of(&copy, "CALL snowflake.forget_copied_claim()").await;
+    assert_eq!(
+        message,
+        "forget_copied_claim: this database is no copy of another, and holds no other database's claim"
+    );
+    // Until an operator says otherwise.
+    copy.batch_execute("CALL snowflake.unfence_identity(0, 1)")
+        .await
+        .unwrap();
+    copy.batch_execute("CALL snowflake.claim_identity(0, 1)")
+        .await
+        .unwrap();
+    assert_eq!(next_id(&copy).await.machine(), 1);
+    let (_, message) = error_of(&copy, "CALL snowflake.unfence_identity(0, 1)").await;
+    assert_eq!(message, "unfence_identity: (0, 1) is not fenced");
+
+    // A copy of a database that holds no claim is a copy all the same: its registry's live
+    // leases are fenced before it claims.
+    client
+        .batch_execute("CALL snowflake.release_identity()")
+        .await
+        .unwrap();
+    pg.psql("DROP DATABASE IF EXISTS next_id_restored_again");
+    pg.copy_database("next_id_dumped", "next_id_restored_again");
+    let copy = connect(&pg, "next_id_restored_again").await;
+    let (_, message, hint) = hinted_error_of(&copy, "CALL snowflake.claim_identity(0, 1)").await;
+    assert!(
+        message.starts_with("claim_identity: this database is a copy of another"),
+        "{message}"
+    );
+    assert!(
+        hint.starts_with("CALL snowflake.forget_copied_claim()"),
+        "{hint}"
+    );
+    copy.batch_execute("CALL snowflake.forget_copied_claim()")
+        .await
+        .unwrap();
+    copy.batch_execute("CALL snowflake.claim_identity(0)")
+        .await
+        .unwrap();
+    assert_eq!(next_id(&copy).await.machine(), 0);
+}

@@ -230,6 +230,36 @@ impl Postgres {
         }
     }
 
+    /// Copies the database `from` into a new database `to` as an operator does with
+    /// `pg_dump` and `psql`: a copy with another oid, its sequences where the dump read them.
+    ///
+    /// # Panics
+    ///
+    /// When `pg_dump` or `psql` fails.
+    pub fn copy_database(&self, from: &str, to: &str) {
+        self.psql(&format!("CREATE DATABASE {to}"));
+        let dump = format!("dump-{from}-{to}.sql");
+        let socket = self.dir.display().to_string();
+        let port = self.port.to_string();
+        let connection = ["-h", socket.as_str(), "-p", port.as_str(), "-U", "postgres"];
+        let mut args = vec!["--no-owner", "-f", dump.as_str(), "-d", from];
+        args.extend(connection);
+        self.run("pg_dump", &args);
+        let mut args = vec![
+            "-X",
+            "-q",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-f",
+            dump.as_str(),
+            "-d",
+            to,
+        ];
+        args.extend(connection);
+        self.run("psql", &args);
+        let _ = std::fs::remove_file(self.dir.join(&dump));
+    }
+
     /// Stops the server at once (`pg_ctl stop -m immediate`), as a crash would: every
     /// connection is cut.
     ///
