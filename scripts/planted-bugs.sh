@@ -6,6 +6,10 @@
 # PostgreSQL; `postgres`, the tests of PgStore, for the bugs planted there) must fail with
 # it, and pass on the copy unpatched. A line per bug and test, caught or missed; exits
 # non-zero on a miss.
+# The bugs planted in `snowflake.next_id()` (`Caught by: next_id_faults`) are caught by its
+# randomized fault run alone, built once from the working tree and given each patched SQL
+# at run time (NEXT_ID_FAULTS_SQL), two runs at a time, each stopping at its first breach
+# and given NEXT_ID_FAULTS_BUDGET seconds (default 90) to find one.
 #   bash scripts/planted-bugs.sh [PATCH...]   (every patch of scripts/planted/ when none)
 # The copy lives at target/planted/tree, a fixed path that keeps its builds incremental (a
 # new path each run would rebuild the workspace crates, and leave their old builds behind),
@@ -26,8 +30,73 @@ mkdir -p "$tree"
 git ls-files -z --cached --others --exclude-standard |
     while IFS= read -r -d '' file; do if [ -e "$file" ]; then printf '%s\0' "$file"; fi; done |
     tar --null -T - -cf - | tar -xf - -C "$tree"
-# Every patch, or those given (`bash scripts/planted-bugs.sh scripts/planted/next-id-*.patch`).
-if [ $# -gt 0 ]; then patches=("$@"); else patches=(scripts/planted/*.patch); fi
+# Every patch, or those given (`bash scripts/planted-bugs.sh scripts/planted/next-id-*.patch`);
+# those of next_id's fault run apart.
+if [ $# -gt 0 ]; then given=("$@"); else given=(scripts/planted/*.patch); fi
+patches=() next_id_patches=()
+for patch in "${given[@]}"; do
+    if grep -q '^Caught by: next_id_faults' "$patch"; then next_id_patches+=("$patch"); else patches+=("$patch"); fi
+done
+missed=0
+
+# next_id's fault run: the unpatched run passes, and each patched one breaches (its line
+# `NEXT_ID_FAULTS: seed N: ...` says how, and the seed that replays it).
+if [ ${#next_id_patches[@]} -gt 0 ]; then
+    budget=${NEXT_ID_FAULTS_BUDGET:-90}
+    mkdir -p "$work/next-id"
+    runner=$(cargo test --locked -p snowflake-lease --test next_id_faults --no-run 2>&1 |
+        sed -n 's/.*Executable .*(\(.*\))$/\1/p')
+    [ -x "$runner" ] || { echo "planted bugs: next_id's fault run did not build" >&2; exit 1; }
+    fault_run() { # NAME [SQL]: a run of $budget seconds, its log in $work/next-id/NAME.log
+        local name=$1 sql=${2:-}
+        if [ -n "$sql" ]; then export NEXT_ID_FAULTS_SQL=$sql; else unset NEXT_ID_FAULTS_SQL; fi
+        NEXT_ID_FAULTS_SECONDS=$budget "$runner" --include-ignored --exact \
+            next_id_keeps_its_promise_under_random_faults </dev/null >"$work/next-id/$name.log" 2>&1
+        echo $? >"$work/next-id/$name.status"
+    }
+    jobs_running() { jobs -rp | wc -l; }
+    for patch in "" "${next_id_patches[@]}"; do
+        while [ "$(jobs_running)" -ge 2 ]; do sleep 1; done
+        if [ -z "$patch" ]; then
+            fault_run unpatched &
+            continue
+        fi
+        name=$(basename "$patch" .patch)
+        if ! patch --quiet -o "$work/next-id/$name.sql" snowflake-runtime/sql/postgres-next-id.sql <"$patch"; then
+            echo "error   $name: the patch does not apply"
+            echo 1 >"$work/next-id/$name.status"
+            continue
+        fi
+        fault_run "$name" "$work/next-id/$name.sql" &
+    done
+    wait
+    if [ "$(cat "$work/next-id/unpatched.status")" != 0 ]; then
+        cat "$work/next-id/unpatched.log"
+        echo "planted bugs: next_id's fault run fails without a planted bug (above)" >&2
+        exit 1
+    fi
+    echo "unpatched: next_id_faults passes ($(grep -o '[0-9]* IDs checked' "$work/next-id/unpatched.log"), $((SECONDS - started)) s so far)"
+    for patch in "${next_id_patches[@]}"; do
+        name=$(basename "$patch" .patch)
+        log=$work/next-id/$name.log
+        if [ ! -e "$log" ]; then
+            missed=$((missed + 1))
+        elif [ "$(cat "$work/next-id/$name.status")" = 0 ]; then
+            echo "missed  $name by next_id_faults in $budget s"
+            missed=$((missed + 1))
+        elif verdict=$(grep -m1 '^NEXT_ID_FAULTS: seed [0-9]*: ' "$log"); then
+            echo "caught  $name by next_id_faults: ${verdict#NEXT_ID_FAULTS: }" | cut -c1-400
+        else
+            echo "error   $name by next_id_faults: the run failed without a breach (see $log)"
+            missed=$((missed + 1))
+        fi
+    done
+fi
+if [ ${#patches[@]} -eq 0 ]; then
+    echo "planted bugs: ${#next_id_patches[@]} planted, $missed missed, in $((SECONDS - started)) s"
+    [ "$missed" -eq 0 ]
+    exit
+fi
 # Cargo judges freshness by mtime. The files the patches change were last built patched,
 # maybe more recently than the working tree's copies were written: make them newer.
 for patch in "${patches[@]}"; do
@@ -107,7 +176,6 @@ failed_as_planted() {
     esac
 }
 
-missed=0
 for patch in "${patches[@]}"; do
     name=$(basename "$patch" .patch)
     # patch(1), not git apply: inside this repository git would patch the real tree.
@@ -136,5 +204,5 @@ for patch in "${patches[@]}"; do
     done < <(caught_by "$patch")
     patch -d "$tree" -p1 --quiet --reverse <"$patch"
 done
-echo "planted bugs: ${#patches[@]} planted, $missed missed, in $((SECONDS - started)) s"
+echo "planted bugs: $((${#patches[@]} + ${#next_id_patches[@]})) planted, $missed missed, in $((SECONDS - started)) s"
 [ "$missed" -eq 0 ]

@@ -968,7 +968,7 @@ async fn a_copys_hints_followed_never_take_a_live_identity() {
     hold_as_a_rust_holder(&client, 0, 1, 10).await;
     next_id(&client).await;
     pg.psql("DROP DATABASE IF EXISTS next_id_restored");
-    pg.copy_database("next_id_dumped", "next_id_restored");
+    pg.copy_database("next_id_dumped", &pg, "next_id_restored");
     let copy = connect(&pg, "next_id_restored").await;
     let (_, message) = error_of(&copy, "SELECT snowflake.next_id()").await;
     assert_eq!(message, NO_IDENTITY);
@@ -1052,7 +1052,7 @@ async fn a_copys_hints_followed_never_take_a_live_identity() {
         .await
         .unwrap();
     pg.psql("DROP DATABASE IF EXISTS next_id_restored_again");
-    pg.copy_database("next_id_dumped", "next_id_restored_again");
+    pg.copy_database("next_id_dumped", &pg, "next_id_restored_again");
     let copy = connect(&pg, "next_id_restored_again").await;
     let (_, message, hint) = hinted_error_of(&copy, "CALL snowflake.claim_identity(0, 1)").await;
     assert!(

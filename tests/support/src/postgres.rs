@@ -31,6 +31,9 @@ pub struct Postgres {
     tls: bool,
     /// libfaketime's timestamp file, when the server's wall clock is faked.
     faked: Option<PathBuf>,
+    /// Whether each process reads that file at most once a second rather than at every
+    /// reading of the clock.
+    cached: bool,
 }
 
 impl Postgres {
@@ -77,6 +80,7 @@ impl Postgres {
             hosts: hosts.iter().map(|&host| host.to_owned()).collect(),
             tls,
             faked: None,
+            cached: false,
         };
         if tls {
             crate::certificates::make_certificates(&pg.dir, &pg.hosts);
@@ -130,6 +134,25 @@ impl Postgres {
         pg.stop_cleanly();
         let file = pg.dir.join("faketime");
         pg.faked = Some(file);
+        pg.move_clock(0);
+        pg.start_again();
+        pg
+    }
+
+    /// As [`start_faked`](Postgres::start_faked), but each process of the server reads the
+    /// faked clock's file at most once a second (a step reaches each within a second), so
+    /// that no reading of the clock opens a file inside a signal handler while the process
+    /// is opening it: with a file read at every reading, a backend whose timeout signal
+    /// (`statement_timeout`, `deadlock_timeout`) lands in that read can deadlock.
+    ///
+    /// # Panics
+    ///
+    /// As [`Postgres::start_faked`].
+    pub fn start_faked_cached() -> Postgres {
+        let mut pg = Postgres::start();
+        pg.stop_cleanly();
+        pg.faked = Some(pg.dir.join("faketime"));
+        pg.cached = true;
         pg.move_clock(0);
         pg.start_again();
         pg
@@ -230,34 +253,69 @@ impl Postgres {
         }
     }
 
-    /// Copies the database `from` into a new database `to` as an operator does with
-    /// `pg_dump` and `psql`: a copy with another oid, its sequences where the dump read them.
+    /// Copies the database `from` into a new database `to` of `into` as an operator does
+    /// with `pg_dump` and `psql`, its sequences where the dump read them: on this server, a
+    /// copy with another oid; on another (another cluster, its own system identifier), with
+    /// the same oid, as a database restored into a new cluster may have it, and as
+    /// `pg_upgrade` keeps it.
     ///
     /// # Panics
     ///
     /// When `pg_dump` or `psql` fails.
-    pub fn copy_database(&self, from: &str, to: &str) {
-        self.psql(&format!("CREATE DATABASE {to}"));
-        let dump = format!("dump-{from}-{to}.sql");
-        let socket = self.dir.display().to_string();
-        let port = self.port.to_string();
-        let connection = ["-h", socket.as_str(), "-p", port.as_str(), "-U", "postgres"];
-        let mut args = vec!["--no-owner", "-f", dump.as_str(), "-d", from];
-        args.extend(connection);
-        self.run("pg_dump", &args);
-        let mut args = vec![
-            "-X",
-            "-q",
-            "-v",
-            "ON_ERROR_STOP=1",
-            "-f",
-            dump.as_str(),
-            "-d",
-            to,
-        ];
-        args.extend(connection);
-        self.run("psql", &args);
-        let _ = std::fs::remove_file(self.dir.join(&dump));
+    pub fn copy_database(&self, from: &str, into: &Postgres, to: &str) {
+        let oid = if std::ptr::eq(self, into) {
+            String::new()
+        } else {
+            format!(
+                " OID = {}",
+                self.psql(&format!(
+                    "SELECT oid FROM pg_database WHERE datname = '{from}'"
+                ))
+            )
+        };
+        into.psql(&format!("CREATE DATABASE {to}{oid}"));
+        let dump = self.dir.join(format!("dump-{from}-{to}.sql"));
+        let dump = dump.display().to_string();
+        self.run(
+            "pg_dump",
+            &[
+                "--no-owner",
+                "-f",
+                &dump,
+                "-d",
+                from,
+                "-h",
+                &self.socket(),
+                "-p",
+                &self.port.to_string(),
+                "-U",
+                "postgres",
+            ],
+        );
+        into.run(
+            "psql",
+            &[
+                "-X",
+                "-q",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-f",
+                &dump,
+                "-d",
+                to,
+                "-h",
+                &into.socket(),
+                "-p",
+                &into.port.to_string(),
+                "-U",
+                "postgres",
+            ],
+        );
+        let _ = std::fs::remove_file(&dump);
+    }
+
+    fn socket(&self) -> String {
+        self.dir.display().to_string()
     }
 
     /// Stops the server at once (`pg_ctl stop -m immediate`), as a crash would: every
@@ -323,7 +381,14 @@ impl Postgres {
             command
                 .env("LD_PRELOAD", lib)
                 .env("FAKETIME_TIMESTAMP_FILE", file)
-                .env("FAKETIME_NO_CACHE", "1")
+                .env(
+                    if self.cached {
+                        "FAKETIME_CACHE_DURATION"
+                    } else {
+                        "FAKETIME_NO_CACHE"
+                    },
+                    "1",
+                )
                 .env("DONT_FAKE_MONOTONIC", "1");
         }
         if let Some((uid, gid)) = self.user {
