@@ -7,7 +7,10 @@
 -- is issued under a claim a rollback could take back. Run it again at will.
 
 -- This database takes the first free identity of the 1,024 (claim_identity(dc, machine)
--- names one), from the tables Rust holders lease theirs from.
+-- names one), from the tables Rust holders lease theirs from: the registry is this
+-- database's schema. Two databases whose IDs meet (shards, a copy) each claim from their
+-- own registry, so give each its own datacenter: claim_identity(1) here, claim_identity(2)
+-- there.
 CALL snowflake.claim_identity();
 
 -- A key the database gives each row: unique across sessions and rollbacks, in time order.

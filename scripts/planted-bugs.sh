@@ -9,7 +9,8 @@
 # The bugs planted in `snowflake.next_id()` (`Caught by: next_id_faults`) are caught by its
 # randomized fault run alone, built once from the working tree and given each patched SQL
 # at run time (NEXT_ID_FAULTS_SQL), two runs at a time, each stopping at its first breach
-# and given NEXT_ID_FAULTS_BUDGET seconds (default 90) to find one.
+# and given NEXT_ID_FAULTS_BUDGET seconds (default 120) to find one, beside the unpatched run
+# (NEXT_ID_FAULTS_SECONDS, default 150, the tests' own length: CI runs it here only).
 #   bash scripts/planted-bugs.sh [PATCH...]   (every patch of scripts/planted/ when none)
 # The copy lives at target/planted/tree, a fixed path that keeps its builds incremental (a
 # new path each run would rebuild the workspace crates, and leave their old builds behind),
@@ -42,17 +43,25 @@ missed=0
 # next_id's fault run: the unpatched run passes, and each patched one breaches (its line
 # `NEXT_ID_FAULTS: seed N: ...` says how, and the seed that replays it).
 if [ ${#next_id_patches[@]} -gt 0 ]; then
-    budget=${NEXT_ID_FAULTS_BUDGET:-90}
+    budget=${NEXT_ID_FAULTS_BUDGET:-120}
     mkdir -p "$work/next-id"
-    runner=$(cargo test --locked -p snowflake-lease --test next_id_faults --no-run 2>&1 |
+    # As the tests build it (scripts/test.sh), so that CI builds nothing again here.
+    runner=$(cargo test --workspace --all-features --locked --test next_id_faults --no-run 2>&1 |
         sed -n 's/.*Executable .*(\(.*\))$/\1/p')
     [ -x "$runner" ] || { echo "planted bugs: next_id's fault run did not build" >&2; exit 1; }
-    fault_run() { # NAME [SQL]: a run of $budget seconds, its log in $work/next-id/NAME.log
-        local name=$1 sql=${2:-}
-        if [ -n "$sql" ]; then export NEXT_ID_FAULTS_SQL=$sql; else unset NEXT_ID_FAULTS_SQL; fi
-        NEXT_ID_FAULTS_SECONDS=$budget "$runner" --include-ignored --exact \
-            next_id_keeps_its_promise_under_random_faults </dev/null >"$work/next-id/$name.log" 2>&1
-        echo $? >"$work/next-id/$name.status"
+    fault_run() { # NAME [SQL]: a run, its log in $work/next-id/NAME.log
+        local name=$1 sql=${2:-} seconds=${NEXT_ID_FAULTS_SECONDS:-150}
+        if [ -n "$sql" ]; then
+            export NEXT_ID_FAULTS_SQL=$sql
+            seconds=$budget
+        else
+            unset NEXT_ID_FAULTS_SQL
+        fi
+        local status=0
+        NEXT_ID_FAULTS_SECONDS=$seconds "$runner" --include-ignored --nocapture --exact \
+            next_id_keeps_its_promise_under_random_faults </dev/null >"$work/next-id/$name.log" 2>&1 ||
+            status=$?
+        echo "$status" >"$work/next-id/$name.status"
     }
     jobs_running() { jobs -rp | wc -l; }
     for patch in "" "${next_id_patches[@]}"; do

@@ -191,7 +191,9 @@ impl fmt::Display for LeaseError {
                 bound,
             } => write!(
                 f,
-                "the clock ({now_ms} ms) is {} ms behind the high-water mark of identity {identity} ({hwm_ms} ms), more than the {bound:?} that may be waited for",
+                "the clock ({now_ms} ms) is {} ms behind the high-water mark of identity \
+                 {identity} ({hwm_ms} ms), more than the {bound:?} that may be waited for: it \
+                 issues again once the clock passes the mark; another identity issues now",
                 hwm_ms.saturating_sub(*now_ms)
             ),
             LeaseError::Lost { identity } => {

@@ -403,6 +403,13 @@ async fn a_clock_far_behind_the_hwm_is_an_error_with_both_times() {
         }
     );
     assert!(error.to_string().contains("8000 ms behind"), "{error}");
+    // And the way out: wait for the clock, or take another identity.
+    assert!(
+        error.to_string().ends_with(
+            "it issues again once the clock passes the mark; another identity issues now"
+        ),
+        "{error}"
+    );
     // The lease was revoked: the identity is free.
     assert_eq!(store.owner(identity()), None);
 }

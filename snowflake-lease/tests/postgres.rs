@@ -233,6 +233,47 @@ async fn the_schema_is_made_once_checked_and_printable() {
     assert_eq!(pg.psql("SELECT to_regclass('tables.leases') IS NULL"), "t");
 }
 
+/// Where `snowflake.next_id()` issues from a registry in another schema, no second one is
+/// made beside it: the database and the Rust holders would take one identity.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]
+async fn no_second_registry_is_made_beside_next_ids() {
+    let pg = Postgres::start();
+    let options = LeaseOptions::default();
+    pg.psql("CREATE DATABASE next_id_beside");
+    let url = format!("{}/next_id_beside", pg.url().rsplit_once('/').unwrap().0);
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    client
+        .batch_execute(
+            &(snowflake_kit::sql::postgres_functions("issuer").unwrap()
+                + &snowflake_kit::sql::postgres_next_id("issuer").unwrap()),
+        )
+        .await
+        .unwrap();
+    let config = PgConfig::new(&url).unwrap().with_schema("beside").unwrap();
+    let e = PgStore::connect(config, &options).await.unwrap_err();
+    assert!(matches!(e, LeaseError::Schema { .. }), "{e}");
+    assert!(
+        said(&e).contains(
+            "snowflake.next_id() issues in this database from the registry in the schema \
+             issuer: lease from that one (`PgConfig::with_schema(\"issuer\")`)"
+        ),
+        "{}",
+        said(&e)
+    );
+    let made = client
+        .query_one("SELECT to_regclass('beside.leases') IS NULL", &[])
+        .await
+        .unwrap();
+    assert!(made.get::<_, bool>(0));
+    // Its own registry it uses.
+    let config = PgConfig::new(&url).unwrap().with_schema("issuer").unwrap();
+    PgStore::connect(config, &options).await.unwrap();
+}
+
 /// A schema named as a keyword is made and used, quoted.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL: bash scripts/test.sh installs it"]

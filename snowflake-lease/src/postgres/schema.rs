@@ -84,6 +84,12 @@ pub(crate) fn compare(
     Ok(())
 }
 
+/// The schema of another registry in the database that `snowflake.next_id()` issues from
+/// (its claim table beside the lease tables), if there is one.
+const NEXT_ID_ELSEWHERE: &str = "SELECT n.nspname::text FROM pg_class c \
+     JOIN pg_namespace n ON n.oid = c.relnamespace \
+     WHERE c.relname = 'next_id_claim' AND n.nspname <> $1 LIMIT 1";
+
 /// Connecting and checking the schema: the database failed, or the tables differ.
 pub(crate) enum SchemaFailure {
     Db(tokio_postgres::Error),
@@ -127,6 +133,21 @@ pub(crate) async fn ensure(
         .await?;
         found = columns(tx.query(CHECK_COLUMNS, &[&schema]).await?);
         if found.is_empty() {
+            // Not beside the registry `snowflake.next_id()` issues from in another schema:
+            // the database and the Rust holders would lease from two, and issue under one
+            // identity (next_id refuses the same the other way round).
+            if let Some(row) = tx.query_opt(NEXT_ID_ELSEWHERE, &[&schema]).await? {
+                let elsewhere: String = row.get(0);
+                return Err(SchemaFailure::Differs(LeaseError::Schema {
+                    schema: schema.to_owned(),
+                    reason: format!(
+                        "it has no tables, and snowflake.next_id() issues in this database \
+                         from the registry in the schema {elsewhere}: lease from that one \
+                         (`PgConfig::with_schema(\"{elsewhere}\")`), so that the database and \
+                         the Rust holders never take one identity"
+                    ),
+                }));
+            }
             tx.batch_execute(&sql(schema)).await?;
             event!(INFO, schema, "PostgreSQL: the lease store's tables made");
             found = columns(tx.query(CHECK_COLUMNS, &[&schema]).await?);

@@ -92,8 +92,9 @@ pub fn postgres_functions(schema: &str) -> Result<std::string::String, SchemaNam
 /// (`CALL claim_identity()`) from the tables `snowflake-lease`'s `PgStore` leases from
 /// (made too when the schema has none), and lets go (`CALL release_identity()`). Plain
 /// PL/pgSQL, which managed services run; never a duplicate, never a decreasing ID from one
-/// session, across sessions, rollbacks, clock steps, restarts and crashes, and never under
-/// an identity a Rust holder holds. Idempotent, so a migration may run it again; load
+/// session, across sessions, rollbacks, cancels, clock steps, restarts, crashes and copies,
+/// and never under an identity a Rust holder holds, under the preconditions its design
+/// states (one registry per keyspace among them). Idempotent, so a migration may run it again; load
 /// [`postgres_functions`] first. `snowflake sql postgres --next-id` prints both. The design,
 /// its argument and its preconditions: `docs/next-id.md`.
 ///
