@@ -9,7 +9,8 @@
 # The bugs planted in `snowflake.next_id()` (`Caught by: next_id_faults`) are caught by its
 # randomized fault run alone, built once from the working tree and given each patched SQL
 # at run time (NEXT_ID_FAULTS_SQL), two runs at a time, each stopping at its first breach
-# and given NEXT_ID_FAULTS_BUDGET seconds (default 120) to find one, beside the unpatched run
+# and given NEXT_ID_FAULTS_BUDGET seconds (default 120) to find one (and a second run, with
+# a seed of its own, where the first found none; the line says so), beside the unpatched run
 # (NEXT_ID_FAULTS_SECONDS, default 150, the tests' own length: CI runs it here only).
 #   bash scripts/planted-bugs.sh [PATCH...]   (every patch of scripts/planted/ when none)
 # The copy lives at target/planted/tree, a fixed path that keeps its builds incremental (a
@@ -44,6 +45,7 @@ missed=0
 # `NEXT_ID_FAULTS: seed N: ...` says how, and the seed that replays it).
 if [ ${#next_id_patches[@]} -gt 0 ]; then
     budget=${NEXT_ID_FAULTS_BUDGET:-120}
+    rm -rf "$work/next-id"
     mkdir -p "$work/next-id"
     # As the tests build it (scripts/test.sh), so that CI builds nothing again here.
     runner=$(cargo test --workspace --all-features --locked --test next_id_faults --no-run 2>&1 |
@@ -76,7 +78,13 @@ if [ ${#next_id_patches[@]} -gt 0 ]; then
             echo 1 >"$work/next-id/$name.status"
             continue
         fi
-        fault_run "$name" "$work/next-id/$name.sql" &
+        # A second run, with a seed of its own, where the first found nothing: the line says
+        # which caught it (a bug caught only so, or not at all, says the run needs work).
+        { fault_run "$name" "$work/next-id/$name.sql"
+          if [ "$(cat "$work/next-id/$name.status")" = 0 ]; then
+              mv "$work/next-id/$name.log" "$work/next-id/$name.first.log"
+              fault_run "$name" "$work/next-id/$name.sql"
+          fi; } &
     done
     wait
     if [ "$(cat "$work/next-id/unpatched.status")" != 0 ]; then
@@ -94,7 +102,9 @@ if [ ${#next_id_patches[@]} -gt 0 ]; then
             echo "missed  $name by next_id_faults in $budget s"
             missed=$((missed + 1))
         elif verdict=$(grep -m1 '^NEXT_ID_FAULTS: seed [0-9]*: ' "$log"); then
-            echo "caught  $name by next_id_faults: ${verdict#NEXT_ID_FAULTS: }" | cut -c1-400
+            run=""
+            [ ! -e "$work/next-id/$name.first.log" ] || run=" (its second run)"
+            echo "caught  $name by next_id_faults$run: ${verdict#NEXT_ID_FAULTS: }" | cut -c1-400
         else
             echo "error   $name by next_id_faults: the run failed without a breach (see $log)"
             missed=$((missed + 1))
