@@ -226,65 +226,64 @@ pub(crate) async fn claimed(run: &Run) -> Option<(u64, u64)> {
     }
 }
 
-pub(crate) async fn claim(run: &Run, client: &Client, who: &str, rng: &mut Rng) -> bool {
-    let _operator = run.operator.lock().await;
+/// A claim's or release's call, under the operator's lock: whether the session lives on,
+/// when the call was sent, what the database held before, and what it holds after (asked
+/// again where the answer leaves it unsaid: a cancel or a crash may come before or after
+/// the commit).
+async fn operate(
+    run: &Run,
+    client: &Client,
+    who: &str,
+    call: &str,
+    held_if_done: Option<(u64, u64)>,
+) -> (bool, Instant, Option<(u64, u64)>, Option<(u64, u64)>) {
     let before = claimed(run).await;
-    let m = rng.between(0, POOL - 1);
-    let from = Instant::now();
+    let sent = Instant::now();
     let outcome = client
-        .batch_execute(&format!("CALL snowflake.claim_identity(0, {m})"))
+        .batch_execute(&format!("CALL snowflake.{call}"))
         .await;
     let alive = match &outcome {
         Ok(()) => true,
         Err(e) => {
-            judge(run, who, "claim_identity", e);
+            judge(run, who, call, e);
             !e.is_closed()
         }
     };
     let after = if outcome.is_ok() {
-        Some((0, m))
+        held_if_done
     } else {
         claimed(run).await
     };
     run.event(format!(
-        "{who}: claim_identity(0, {m}) with {before:?} held: {outcome:?}, then {after:?} held"
+        "{who}: {call} with {before:?} held: {outcome:?}, then {after:?} held"
     ));
+    if outcome.is_ok() && held_if_done.is_some() && before.is_some_and(|b| Some(b) != held_if_done)
+    {
+        run.breach(format!(
+            "{who}: {call} went through where the database held {before:?}"
+        ));
+    }
+    (alive, sent, before, after)
+}
+
+pub(crate) async fn claim(run: &Run, client: &Client, who: &str, rng: &mut Rng) -> bool {
+    let _operator = run.operator.lock().await;
+    let m = rng.between(0, POOL - 1);
+    let call = format!("claim_identity(0, {m})");
+    let (alive, from, before, after) = operate(run, client, who, &call, Some((0, m))).await;
     if before.is_none()
         && let Some(identity) = after
     {
         run.hold(DATABASE, identity, from);
         run.ledger().claims += 1;
     }
-    if outcome.is_ok() && before.is_some_and(|b| b != (0, m)) {
-        run.breach(format!(
-            "{who}: claim_identity(0, {m}) went through where the database held {before:?}"
-        ));
-    }
     alive
 }
 
 pub(crate) async fn release(run: &Run, client: &Client, who: &str) -> bool {
     let _operator = run.operator.lock().await;
-    let before = claimed(run).await;
-    let started = Instant::now();
-    let outcome = client
-        .batch_execute("CALL snowflake.release_identity()")
-        .await;
-    let alive = match &outcome {
-        Ok(()) => true,
-        Err(e) => {
-            judge(run, who, "release_identity", e);
-            !e.is_closed()
-        }
-    };
-    let after = if outcome.is_ok() {
-        None
-    } else {
-        claimed(run).await
-    };
-    run.event(format!(
-        "{who}: release_identity() with {before:?} held: {outcome:?}, then {after:?} held"
-    ));
+    let (alive, started, before, after) =
+        operate(run, client, who, "release_identity()", None).await;
     if let (Some(identity), None) = (before, after) {
         run.let_go(DATABASE, identity, started);
         // The mark it leaves is at or above every millisecond it issued in, so that the next
