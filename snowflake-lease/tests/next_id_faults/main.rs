@@ -219,9 +219,20 @@ async fn run(seed: u64, length: Duration) -> Ledger {
     tasks.push(tokio::spawn(rust_holder(run.clone(), rng.fork())));
     tasks.push(tokio::spawn(canceller(run.clone(), rng.fork())));
     tasks.push(tokio::spawn(chaos(run.clone(), rng.fork())));
+    // Each task ends soon after the run does (its length, or its first breach), but one
+    // waiting on a lock that a planted bug left held waits for ever: those are stopped
+    // (their connections closed) 20 s on.
+    while run.going() {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let ended = Instant::now() + Duration::from_secs(20);
     for task in tasks {
-        if let Err(e) = task.await {
-            run.breach(format!("a task of the run panicked: {e}"));
+        let left = ended.saturating_duration_since(Instant::now());
+        let abort = task.abort_handle();
+        match tokio::time::timeout(left, task).await {
+            Ok(Err(e)) if e.is_panic() => run.breach(format!("a task of the run panicked: {e}")),
+            Ok(_) => {}
+            Err(_) => abort.abort(),
         }
     }
     run.settle(Duration::ZERO);
