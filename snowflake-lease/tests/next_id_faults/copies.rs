@@ -13,6 +13,13 @@ pub(crate) async fn copy(run: &Run, n: u64, rng: &mut Rng) {
     let name = format!("faults_copy_{n}");
     // The orders' rows are not what a copy is about: a short dump.
     let _ = run.pg.try_psql("TRUNCATE orders");
+    // While the database holds an identity (its slot running), so that what the copy
+    // inherits is a claim and a slot in use.
+    if let Ok(client) = connect(&run.pg, "faults").await
+        && claimed(run).await.is_none()
+    {
+        claim(run, &client, "the chaos, as an operator", rng).await;
+    }
     // Mostly while a Rust holder issues, whose identity the copy must then never claim (up
     // to 5 s for one to start).
     if rng.chance(700) {
@@ -43,12 +50,12 @@ pub(crate) async fn copy(run: &Run, n: u64, rng: &mut Rng) {
         if copied.is_ok() { "done" } else { "failed" }
     ));
     if copied.is_ok() {
-        // Sometimes the clock set back by as long as the copy took, and a little more: the
-        // copy's slot, as the dump read it, is then ahead of its clock when its first call
-        // comes, as in a copy made while the slot ran ahead.
+        // Mostly, in this cluster, the clock set back by as long as the copy took, and a
+        // little more: the copy's slot, as the dump read it, is then ahead of its clock when
+        // its first call comes, as in a copy made while the slot ran ahead (the bound on a
+        // wait counts the step).
         let offset = run.offset_ms.load(Ordering::SeqCst);
-        let since_back = run.since_began_ms() - run.stepped_back_at.load(Ordering::SeqCst);
-        if rng.chance(600) && offset > -1_000 && since_back > 8_000 {
+        if !Arc::ptr_eq(&into, &run.elsewhere) && rng.chance(900) && offset > -3_000 {
             // The copy's first call comes after each process has read the step (a second).
             let back = i64::try_from((to - from).as_millis()).unwrap() + 1_600;
             set_clock(run, offset - back.min(5_000)).await;
