@@ -38,15 +38,7 @@ pub(crate) async fn work(
     let pick = rng.between(0, 99);
     if pick < 45 {
         let rows = rng.between(1, 300);
-        issue(
-            run,
-            client,
-            (who, DATABASE),
-            last,
-            &format!("SELECT snowflake.next_id() FROM generate_series(1, {rows})"),
-            rows,
-        )
-        .await
+        issue_rows(run, client, who, last, rows).await
     } else if pick < 70 {
         let level = ["READ COMMITTED", "REPEATABLE READ", "SERIALIZABLE"][index(rng, 3)];
         if let Err(e) = client
@@ -58,16 +50,7 @@ pub(crate) async fn work(
         }
         for _ in 0..rng.between(1, 4) {
             let rows = rng.between(1, 100);
-            if !issue(
-                run,
-                client,
-                (who, DATABASE),
-                last,
-                &format!("SELECT snowflake.next_id() FROM generate_series(1, {rows})"),
-                rows,
-            )
-            .await
-            {
+            if !issue_rows(run, client, who, last, rows).await {
                 return false;
             }
             // Left open a while: a crash, a release, a copy may come meanwhile.
@@ -132,6 +115,18 @@ pub(crate) async fn end_transaction(run: &Run, client: &Client, who: &str, end: 
             !e.is_closed()
         }
     }
+}
+
+/// `rows` IDs of the database in one statement, given to the oracle as `issue` does.
+async fn issue_rows(
+    run: &Run,
+    client: &Client,
+    who: &str,
+    last: &mut Option<Snowflake>,
+    rows: u64,
+) -> bool {
+    let sql = format!("SELECT snowflake.next_id() FROM generate_series(1, {rows})");
+    issue(run, client, (who, DATABASE), last, &sql, rows).await
 }
 
 /// Runs a statement that returns IDs, and gives them to the oracle: new, of the database's
