@@ -152,7 +152,7 @@ impl<K: Kind> Id<K> {
 }
 
 /// The 13 digits of `id`, most significant first.
-const fn encode(id: u64) -> [u8; Base32::LEN] {
+pub(crate) const fn encode(id: u64) -> [u8; Base32::LEN] {
     let mut digits = [0; Base32::LEN];
     let mut i = Base32::LEN;
     let mut rest = id;

@@ -37,17 +37,50 @@ pub trait Clock: Send + Sync {
     /// assert!(now > snowflake_kit::layout::TWITTER_EPOCH_MS);
     /// ```
     fn now_ms(&self) -> u64;
+
+    /// How long until this clock reads `ms`, if it can tell to less than a millisecond:
+    /// zero once it does. The async waits ([`Generator::next_id_async`] and
+    /// [`Generator::fill_async`], with the `tokio` feature) sleep until just then. The
+    /// default, `None`, says the clock cannot tell, and they look again each millisecond on
+    /// tokio's timer instead, which fires up to a millisecond late: right for a test's
+    /// clock, which moves when the test says, but a millisecond lost each time for a clock
+    /// that keeps time. [`SystemClock`] tells.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use snowflake_kit::{Clock, SystemClock};
+    ///
+    /// let now = SystemClock.now_ms();
+    /// assert_eq!(SystemClock.time_until_ms(now), Some(Duration::ZERO));
+    /// let left = SystemClock.time_until_ms(now + 10).expect("the system's clock tells");
+    /// assert!(left <= Duration::from_millis(10));
+    /// ```
+    ///
+    /// [`Generator::next_id_async`]: crate::Generator::next_id_async
+    /// [`Generator::fill_async`]: crate::Generator::fill_async
+    fn time_until_ms(&self, ms: u64) -> Option<Duration> {
+        let _ = ms;
+        None
+    }
 }
 
 impl<C: Clock + ?Sized> Clock for &C {
     fn now_ms(&self) -> u64 {
         (**self).now_ms()
     }
+
+    fn time_until_ms(&self, ms: u64) -> Option<Duration> {
+        (**self).time_until_ms(ms)
+    }
 }
 
 impl<C: Clock + ?Sized> Clock for Arc<C> {
     fn now_ms(&self) -> u64 {
         (**self).now_ms()
+    }
+
+    fn time_until_ms(&self, ms: u64) -> Option<Duration> {
+        (**self).time_until_ms(ms)
     }
 }
 
@@ -100,6 +133,15 @@ impl Clock for SystemClock {
                 ms
             }
         }
+    }
+
+    fn time_until_ms(&self, ms: u64) -> Option<Duration> {
+        let (now_ms, left, _) = TIMELINE.reading(&Host(Instant::now()));
+        Some(match ms.checked_sub(now_ms) {
+            None | Some(0) => Duration::ZERO,
+            // The rest of this millisecond, then the whole ones between.
+            Some(ahead) => left + Duration::from_millis(ahead - 1),
+        })
     }
 }
 

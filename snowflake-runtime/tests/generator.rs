@@ -831,7 +831,8 @@ fn try_fill_now_takes_what_is_left_then_would_wait() {
     assert_eq!(fenced.try_fill_now(&mut ids), Err(GenerateError::Halted));
 }
 
-/// `next_id_async` and `fill_async`: the generator's waits, on tokio's timer.
+/// `next_id_async` and `fill_async`: the generator's waits, on tokio's timer and the edge
+/// timer.
 #[cfg(feature = "tokio")]
 mod on_tokios_timer {
     use super::*;
@@ -921,6 +922,62 @@ mod on_tokios_timer {
             (T, T + 2)
         );
         mover.await.unwrap();
+    }
+
+    /// On the system's clock, which says when its next millisecond begins, `fill_async`
+    /// wakes as it begins: 40 milliseconds' IDs (and the rest of the one they start in)
+    /// span 41 of the clock's milliseconds, give or take a late wake-up. Waiting a
+    /// millisecond on tokio's timer instead, which fires on ticks of its own and up to
+    /// one late, they spanned about 80.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn fill_async_takes_each_millisecond_as_it_begins() {
+        let generator = Generator::new(Identity::new(1, 1).unwrap());
+        let mut ids = vec![Snowflake::MIN; 40 * 4096];
+        generator.fill_async(&mut ids).await.unwrap();
+        assert_strictly_increasing(&ids);
+        let span = ids[ids.len() - 1].timestamp_ms() - ids[0].timestamp_ms() + 1;
+        assert!(
+            (41..=55).contains(&span),
+            "40 milliseconds' IDs spread over {span}: the waits woke late"
+        );
+    }
+
+    /// A clock that says its millisecond has come (`time_until_ms` zero) while its reading
+    /// stays short of it is waited for all the same, never spun on: it is looked at some
+    /// thousands of times until it is judged stalled, where a loop that believed it
+    /// looked some hundreds of thousands of times.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_clock_that_says_it_has_come_is_not_spun_on() {
+        struct SaysNow {
+            reads: AtomicU64,
+        }
+        impl Clock for SaysNow {
+            fn now_ms(&self) -> u64 {
+                self.reads.fetch_add(1, Ordering::Relaxed);
+                T
+            }
+            fn time_until_ms(&self, _ms: u64) -> Option<Duration> {
+                Some(Duration::ZERO)
+            }
+        }
+        let clock = Arc::new(SaysNow {
+            reads: AtomicU64::new(0),
+        });
+        let generator = Generator::new(Identity::new(1, 1).unwrap())
+            .with_clock(Arc::clone(&clock))
+            .with_tolerance(Duration::from_millis(50));
+        let mut ids = vec![Snowflake::MIN; 4096];
+        generator.try_fill(&mut ids).unwrap();
+        let reads = clock.reads.load(Ordering::Relaxed);
+        assert!(matches!(
+            generator.next_id_async().await,
+            Err(GenerateError::ClockStalled { .. })
+        ));
+        let reads = clock.reads.load(Ordering::Relaxed) - reads;
+        assert!(
+            (10..50_000).contains(&reads),
+            "the clock read {reads} times in a stall of 50 ms"
+        );
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
