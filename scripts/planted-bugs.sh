@@ -132,15 +132,17 @@ caught_by() {
 
 # Runs a test target (and only the tests named, if any) in the copy; its output goes to
 # $work/<name>.log. A target is the lease's (`faults`), or another package's
-# (`snowflake-kit-sql-tests:next_id`). The tests that need PostgreSQL are ignored without
-# it: run them.
+# (`snowflake-kit-sql-tests:next_id`), `lib` for its unit tests (`snowflake-server:lib`).
+# The tests that need PostgreSQL are ignored without it: run them.
 lease_test() {
     local name=$1 target=$2 package=snowflake-lease
     shift 2
     if [[ $target == *:* ]]; then
         package=${target%%:*} target=${target#*:}
     fi
-    (cd "$tree" && cargo test --locked -p "$package" --test "$target" -- --include-ignored "$@") </dev/null \
+    local which=(--test "$target")
+    if [ "$target" = lib ]; then which=(--lib); fi
+    (cd "$tree" && cargo test --locked -p "$package" "${which[@]}" -- --include-ignored "$@") </dev/null \
         >"$work/$name.log" 2>&1
 }
 

@@ -1,5 +1,7 @@
 //! Fair issuing. An ID to be had now is taken at once; a request that must wait for the
-//! clock waits on a timer, never a thread, in a first-come, first-served queue. Without it,
+//! clock waits on a timer, never a thread, in a first-come, first-served queue, and wakes as
+//! the millisecond it waits for begins (the edge timer of `next_id_async`): no core is
+//! spent watching the clock. Without it,
 //! requests for 4,096 IDs take each millisecond as it begins, and one for a single ID waits
 //! behind all of them for as long as they keep coming.
 //!
@@ -7,17 +9,18 @@
 //! waiting take theirs first. That costs the batch a 4,096th of a millisecond; a turn behind
 //! the batches would cost the single ID a millisecond per batch queued. The batch yields only
 //! to the singles waiting when it began to yield, for 2 ms at a time: a stream of them would
-//! otherwise hold it off while most of each millisecond went to nobody.
+//! otherwise hold it off while most of each millisecond went to nobody. It waits for them to
+//! be served, woken as each leaves, without looking in between.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use snowflake_kit::__private::check_wait;
+use snowflake_kit::__private::{check_wait, until_clock_reads};
 use snowflake_kit::{Clock, GenerateError};
-use tokio::sync::Mutex;
+use tokio::sync::{Mutex, Notify};
 
-/// The most a turn yields before falling back to the timer, and a batch lets single IDs go first.
-const SPIN: Duration = Duration::from_millis(2);
+/// The most a batch lets single IDs go first.
+const PATIENCE: Duration = Duration::from_millis(2);
 
 /// The queue of requests that wait for the clock.
 pub(crate) struct Queue {
@@ -40,7 +43,7 @@ impl Default for Queue {
             batches: Tally::default(),
             single_turn: Mutex::default(),
             singles: Tally::default(),
-            patience: SPIN,
+            patience: PATIENCE,
         }
     }
 }
@@ -50,13 +53,15 @@ impl Default for Queue {
 struct Tally {
     arrived: AtomicU64,
     left: AtomicU64,
+    /// Told as each leaves.
+    leaving: Notify,
 }
 
 impl Tally {
     /// Counts a request in until the guard drops.
     fn arrive(&self) -> Leaves<'_> {
         self.arrived.fetch_add(1, Ordering::AcqRel);
-        Leaves(&self.left)
+        Leaves(self)
     }
 
     /// How many wait now.
@@ -68,11 +73,12 @@ impl Tally {
 }
 
 /// Counts a request out of its lane when it drops.
-struct Leaves<'a>(&'a AtomicU64);
+struct Leaves<'a>(&'a Tally);
 
 impl Drop for Leaves<'_> {
     fn drop(&mut self) {
-        self.0.fetch_add(1, Ordering::AcqRel);
+        self.0.left.fetch_add(1, Ordering::AcqRel);
+        self.0.leaving.notify_waiters();
     }
 }
 
@@ -132,7 +138,6 @@ impl Lane<'_> {
         let _turn = self.turn.lock().await;
         // Timed from the first wait on the clock in this turn, not from the queue.
         let mut started = None;
-        let mut spin = None;
         // Since when this turn lets single IDs go first, and how many had come by then: only
         // those go first (a stream would hold the batch off), for at most its patience.
         let mut yielding = None;
@@ -144,9 +149,12 @@ impl Lane<'_> {
                         singles.arrived.load(Ordering::Acquire),
                     )
                 });
-                if singles.left.load(Ordering::Acquire) < arrived && since.elapsed() < self.patience
-                {
-                    tokio::task::yield_now().await;
+                // Listening before looking: one who leaves in between still wakes it.
+                let mut left = std::pin::pin!(singles.leaving.notified());
+                left.as_mut().enable();
+                let patience = self.patience.saturating_sub(since.elapsed());
+                if singles.left.load(Ordering::Acquire) < arrived && !patience.is_zero() {
+                    let _ = tokio::time::timeout(patience, left).await;
                     continue;
                 }
             }
@@ -159,19 +167,10 @@ impl Lane<'_> {
             let (started, from_ms) =
                 *started.get_or_insert_with(|| (tokio::time::Instant::now(), now_ms));
             check_wait(clock, tolerance, from_ms, until_ms, started.elapsed())?;
-            // tokio's timer fires on its own millisecond ticks, up to one late: a sleep for the
-            // next millisecond would lose half of them. Within the last one the turn yields,
-            // letting the worker's other tasks run between its looks; a clock that does not
-            // come (stalled, or a test's) gets the timer after 2 ms of real time.
-            let spinning = spin.get_or_insert_with(std::time::Instant::now);
-            match until_ms.saturating_sub(now_ms) {
-                0 | 1 if spinning.elapsed() < SPIN => tokio::task::yield_now().await,
-                wait_ms => {
-                    spin = None;
-                    tokio::time::sleep(Duration::from_millis(wait_ms.saturating_sub(1).max(1)))
-                        .await;
-                }
-            }
+            // Asleep until the millisecond begins, to its instant on the system's clock: the
+            // last of tokio's timer's ticks would be up to one late and lose it. A clock that
+            // does not come (stalled, or a test's) is looked at again a millisecond or so on.
+            until_clock_reads(clock, until_ms).await;
         }
     }
 }
@@ -326,7 +325,7 @@ mod tests {
         turns().await;
         assert_eq!(queue.singles.waiting(), 1);
         // The batch's millisecond has come, yet it stops looking while the single ID waits:
-        // over real time, in which a batch that did not stop would look (spin, then sleep 1 ms).
+        // over real time, in which a batch that did not stop would look each millisecond.
         open.store(true, Ordering::SeqCst);
         let looks = calls.load(Ordering::SeqCst);
         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -347,6 +346,39 @@ mod tests {
         let _ = dropped.await;
         assert_eq!(queue.singles.waiting(), 0);
         batch.await.unwrap().unwrap();
+    }
+
+    /// A wait for the next millisecond sleeps to its start, never watches the clock: a
+    /// batch of 40 milliseconds' IDs on the system's clock looks at the generator about
+    /// once a millisecond, where a turn that yielded in a loop until the millisecond came
+    /// (the queue before the edge timer: a core spent) looked hundreds of times.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_wait_for_the_next_millisecond_sleeps_until_it_begins() {
+        let generator = Generator::new(Identity::new(1, 1).unwrap());
+        let queue = Queue::default();
+        let mut out = vec![Snowflake::MAX; 40 * 4096];
+        let (mut done, mut looks) = (0, 0_u64);
+        let started = std::time::Instant::now();
+        let take = || {
+            looks += 1;
+            while done < out.len() {
+                done += generator.try_fill_now(&mut out[done..])?;
+            }
+            Ok(())
+        };
+        queue
+            .lane(Asks::Batch)
+            .issue(take, generator.clock(), generator.tolerance())
+            .await
+            .unwrap();
+        let ms = u64::try_from(started.elapsed().as_millis()).unwrap();
+        // The first millisecond's IDs may be taken as it ends, the rest in the 39 after it.
+        assert!(ms >= 38, "40 milliseconds' IDs in {ms} ms");
+        assert!(
+            looks <= 2 * ms + 4,
+            "{looks} looks at the generator in {ms} ms: the wait watched the clock"
+        );
+        assert!(out.windows(2).all(|w| w[0] < w[1]));
     }
 
     // The queue in front of an issuer, as the handlers use it.

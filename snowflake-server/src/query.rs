@@ -33,6 +33,7 @@ pub(crate) fn params(query: &str) -> Result<HashMap<String, String>, ApiError> {
         let field = match Field::from_key(name) {
             Some(field) => field.key(),
             None if name == "count" => "count",
+            None if name == "form" => "form",
             None => "query",
         };
         return Err(ApiError::field(field, message));

@@ -199,6 +199,75 @@ fn ids_are_distinct_increasing_strings() {
     assert_eq!(app.get("/readyz").status, 200);
 }
 
+/// `form` asks for decimal, base32 or both (left out: both, as before it was asked), each
+/// the same IDs; anything else is a 400 naming it.
+#[test]
+fn the_answers_write_the_form_asked_for() {
+    let app = App::unleased(3, 4);
+    let keys = |answer: &serde_json::Value| {
+        let mut keys: Vec<String> = answer.as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        keys
+    };
+    for (query, expected) in [
+        ("", &["base32", "id"][..]),
+        ("?form=both", &["base32", "id"]),
+        ("?form=decimal", &["id"]),
+        ("?form=base32", &["base32"]),
+    ] {
+        let answer = app.get(&format!("/v1/id{query}")).json();
+        assert_eq!(keys(&answer), expected, "/v1/id{query}");
+    }
+    let read = |text: &serde_json::Value| {
+        snowflake_kit::Snowflake::read_decimal_or_base32(text.as_str().unwrap()).unwrap()
+    };
+    let both = app.get("/v1/ids?count=3").json();
+    let [decimal, base32] = [&both["ids"], &both["base32"]].map(|list| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(read)
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(decimal.len(), 3);
+    assert_eq!(decimal, base32, "the same IDs in both forms");
+    for (form, expected) in [
+        ("decimal", &["ids"][..]),
+        ("base32", &["base32"]),
+        ("both", &["base32", "ids"]),
+    ] {
+        let batch = app.get(&format!("/v1/ids?count=5&form={form}")).json();
+        assert_eq!(keys(&batch), expected, "form={form}");
+        for list in expected {
+            let texts = batch[list].as_array().unwrap();
+            assert_eq!(texts.len(), 5);
+            let ids: Vec<_> = texts.iter().map(read).collect();
+            assert!(ids.windows(2).all(|w| w[0] < w[1]), "{list}: {ids:?}");
+            assert_eq!((ids[0].datacenter(), ids[0].machine()), (3, 4));
+        }
+    }
+    for path in [
+        "/v1/id?form=xml",
+        "/v1/ids?count=2&form=Base32",
+        "/v1/ids?form=",
+    ] {
+        let answer = app.get(path);
+        assert_eq!(answer.status, 400, "{path}");
+        let error = &answer.json()["error"];
+        assert_eq!(error["field"], "form", "{path}");
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .ends_with("is not one of decimal, base32 and both (left out: both)"),
+            "{path}: {error}"
+        );
+    }
+    let repeated = app.get("/v1/id?form=decimal&form=base32");
+    assert_eq!(repeated.status, 400);
+    assert_eq!(repeated.json()["error"]["field"], "form");
+}
+
 #[test]
 fn many_concurrent_clients_never_see_a_duplicate() {
     let app = Arc::new(App::unleased(1, 1));
