@@ -2,12 +2,12 @@
 # The core (snowflake-runtime, snowflake-macros, the facade) on its oldest promised compiler,
 # Rust 1.85: Debian 12's rustc-web and cargo-web, pinned, installed with apt when missing.
 # Builds and runs the core's own tests with default features and without, so that an API
-# newer than 1.85 fails here. The trybuild cases run on 1.85 too, but for three whose
-# messages are rustc's own and worded otherwise by 1.85 (SNOWFLAKE_MSRV, set below, skips
-# them; tests/macro/tests/compiletest.rs lists them): a panic in const evaluation (a baked ID
-# changed in a const, a kind's bad prefix) and a generic type's name in "no method found"
-# (the plain generator has no halt). When a compiler changes a message, refresh the .stderr
-# on the newest and say here which cases 1.85 skips, and why.
+# newer than 1.85 fails here. The trybuild cases run on 1.85 too: five whose messages are
+# rustc's own and worded otherwise by 1.85 (a panic in const evaluation, a trait's help, a
+# generic type's name in "no method found") from tests/ui/fail-rust-1.85, each with the
+# .stderr that 1.85 gives (SNOWFLAKE_MSRV, set below, picks them; tests/macro/tests/
+# compiletest.rs lists them). When a compiler changes a message, refresh the .stderr on
+# that compiler (`TRYBUILD=overwrite`, here for 1.85) and read the diff.
 # With --features it measures instead what each feature needs, as a user on 1.85 sees it: a
 # crate of its own per feature (and the lease crate), resolved by cargo 1.85's MSRV-aware
 # resolver, checked; it prints OK or the packages that need a newer Rust (the README's

@@ -2,11 +2,13 @@
 //! The integer rules are in `integer.rs`, those of `ts` in `ts.rs`, the words they
 //! share in `vocab.rs`.
 
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
 use snowflake_runtime::{Field, Snowflake, compose};
 
 use crate::integer::integer_field;
 use crate::parse::{Arg, Invocation, Value};
+use crate::pasted::{self, ID, NEAR_EPOCH, Pasted};
 use crate::{ts, vocab};
 
 /// Every error of one invocation, merged into one `syn::Error`.
@@ -49,23 +51,57 @@ pub(crate) struct Checked {
     pub(crate) id: Snowflake,
     /// `ts` was left out, so the ID depends on `SOURCE_DATE_EPOCH`.
     pub(crate) build_time: bool,
+    /// The kind's prefix of a pasted base32 text.
+    pub(crate) prefix: Option<String>,
 }
 
-/// Validates every argument and composes the ID.
+/// Every argument as far as it is valid: the four fields (with the tokens of each value
+/// written, for errors about it), a pasted ID, and the `near_epoch` flag.
+struct Arguments {
+    slots: [Slot; 4],
+    stated: [Option<TokenStream>; 4],
+    /// `id`: not written, written and wrong (`Some(None)`), or read.
+    pasted: Option<Option<Pasted>>,
+    near_epoch: Option<TokenStream>,
+}
+
+/// Validates every argument and composes the ID, or reads the pasted one and holds the
+/// stated fields to it.
 pub(crate) fn check(call: &Invocation) -> syn::Result<Checked> {
     let mut errors = Errors::default();
-    let mut slots = [Slot::Missing; 4];
+    let mut args = Arguments {
+        slots: [Slot::Missing; 4],
+        stated: Default::default(),
+        pasted: None,
+        near_epoch: None,
+    };
     // In the order written, so that the errors come out in that order too.
     for arg in &call.args {
         for slip in &arg.slips {
             errors.push(slip.clone());
         }
-        check_arg(arg, &mut slots, &mut errors);
+        check_arg(arg, &mut args, &mut errors);
         for slip in &arg.slips_after {
             errors.push(slip.clone());
         }
     }
-    let [ts, dc, machine, seq] = slots;
+    if let Some(pasted) = args.pasted {
+        return check_pasted(
+            pasted,
+            &args.slots,
+            &args.stated,
+            args.near_epoch.as_ref(),
+            errors,
+        );
+    }
+    if let Some(flag) = &args.near_epoch {
+        errors.push(pasted::error(
+            flag,
+            NEAR_EPOCH,
+            "goes with a pasted ID, `id = ...`; a composed ID's time is the one stated",
+        ));
+    }
+    let [ts, dc, machine, seq] = args.slots;
     let build_time = matches!(ts, Slot::Missing);
     let ts = match ts {
         Slot::Missing => errors.record(ts::build_time()).into(),
@@ -90,7 +126,11 @@ pub(crate) fn check(call: &Invocation) -> syn::Result<Checked> {
     match (ts, dc, machine, seq) {
         (Slot::Given(ts), Slot::Given(dc), Slot::Given(machine), Slot::Given(seq)) => {
             compose(ts, dc, machine, seq)
-                .map(|id| Checked { id, build_time })
+                .map(|id| Checked {
+                    id,
+                    build_time,
+                    prefix: None,
+                })
                 .map_err(|e| syn::Error::new(Span::call_site(), format!("internal error: {e}")))
         }
         _ => Err(syn::Error::new(
@@ -100,11 +140,70 @@ pub(crate) fn check(call: &Invocation) -> syn::Result<Checked> {
     }
 }
 
-/// Checks one argument's key and value, and records the value in `slots`.
-fn check_arg(arg: &Arg, slots: &mut [Slot; 4], errors: &mut Errors) {
+/// A pasted ID: every field stated beside it is its own, and one near the epoch is meant.
+fn check_pasted(
+    pasted: Option<Pasted>,
+    slots: &[Slot; 4],
+    stated: &[Option<TokenStream>; 4],
+    near_epoch: Option<&TokenStream>,
+    mut errors: Errors,
+) -> syn::Result<Checked> {
+    let Some(pasted) = pasted else {
+        // Its error is recorded; the stated fields cannot be held to nothing.
+        return Err(errors.0.unwrap_or_else(|| {
+            syn::Error::new(
+                Span::call_site(),
+                "internal error: `id` without a value or an error",
+            )
+        }));
+    };
+    errors.record(pasted::near_epoch(&pasted, near_epoch));
+    for field in Field::ALL {
+        if let (Slot::Given(value), Some(tokens)) = (slots[field as usize], &stated[field as usize])
+        {
+            errors.record(pasted::hold(pasted.id, field, value, tokens));
+        }
+    }
+    match errors.0 {
+        Some(errors) => Err(errors),
+        None => Ok(Checked {
+            id: pasted.id,
+            build_time: false,
+            prefix: pasted.prefix,
+        }),
+    }
+}
+
+/// Checks one argument's key and value, and records the value in `args`.
+fn check_arg(arg: &Arg, args: &mut Arguments, errors: &mut Errors) {
     let Some(ident) = &arg.key else { return };
     // `r#ts` is `ts`.
     let name = syn::ext::IdentExt::unraw(ident).to_string();
+    let duplicate = || syn::Error::new(ident.span(), format!("duplicate argument `{name}`"));
+    if name == ID {
+        let pasted = arg
+            .value
+            .as_ref()
+            .and_then(|value| errors.record(pasted::pasted(value)));
+        if args.pasted.is_some() {
+            errors.push(duplicate());
+        } else {
+            args.pasted = Some(pasted);
+        }
+        return;
+    }
+    if name == NEAR_EPOCH {
+        match &arg.value {
+            Some(value) => errors.push(pasted::error(
+                value,
+                NEAR_EPOCH,
+                "is a word alone: `near_epoch`, without `=` and a value",
+            )),
+            None if args.near_epoch.is_some() => errors.push(duplicate()),
+            None => args.near_epoch = Some(ident.to_token_stream()),
+        }
+        return;
+    }
     match Field::from_key(&name) {
         None => {
             let hint = vocab::nearest(&name)
@@ -112,24 +211,27 @@ fn check_arg(arg: &Arg, slots: &mut [Slot; 4], errors: &mut Errors) {
                 .unwrap_or_default();
             errors.push(syn::Error::new(
                 ident.span(),
-                format!("unknown argument `{name}`, expected `ts`, `dc`, `machine` or `seq`{hint}"),
+                format!(
+                    "unknown argument `{name}`, expected `ts`, `dc`, `machine`, `seq`, or `id` \
+                     for a pasted ID{hint}"
+                ),
             ));
         }
-        Some(field) if !matches!(slots[field as usize], Slot::Missing) => {
-            errors.push(syn::Error::new(
-                ident.span(),
-                format!("duplicate argument `{name}`"),
-            ));
+        Some(field) if !matches!(args.slots[field as usize], Slot::Missing) => {
+            errors.push(duplicate());
             // Its value too, so that deleting the first one brings no new error.
             if let Some(value) = &arg.value {
                 errors.record(check_value(field, value));
             }
         }
         Some(field) => {
-            slots[field as usize] = match &arg.value {
+            args.slots[field as usize] = match &arg.value {
                 // The slip says what is missing.
                 None => Slot::Invalid,
-                Some(value) => errors.record(check_value(field, value)).into(),
+                Some(value) => {
+                    args.stated[field as usize] = Some(value.to_token_stream());
+                    errors.record(check_value(field, value)).into()
+                }
             };
         }
     }

@@ -11,8 +11,9 @@ use crate::ts::SOURCE_DATE_EPOCH;
 pub(crate) fn expand(krate: &TokenStream, checked: &Checked) -> TokenStream {
     let number = Literal::u64_suffixed(checked.id.as_u64());
     let binary = checked.id.segmented_binary().to_string();
-    let baked = quote! {
-        #krate::__private::baked(#number, #binary)
+    let baked = match &checked.prefix {
+        None => quote! { #krate::__private::baked(#number, #binary) },
+        Some(prefix) => quote! { #krate::__private::baked_with_prefix(#number, #binary, #prefix) },
     };
     if !checked.build_time {
         return baked;

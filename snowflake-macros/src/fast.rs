@@ -1,6 +1,8 @@
 //! The call as nearly every call is written, expanded without syn: `[krate]`, then
 //! `key = literal` pairs separated by commas, each key once, `ts` a decimal number or a
-//! plain string, the others decimal numbers, every value in its range. Anything else (a
+//! plain string, the others decimal numbers, every value in its range; or a pasted `id`,
+//! decimal digits or a plain string of base32 without a prefix, not near the epoch, each
+//! field stated beside it its own. Anything else (a
 //! suffix, another base, a raw name, an escape in the string, `ts` left out, a mistake of
 //! any kind) returns `None`, and the full reader takes the call: every error, span and
 //! suggestion is that reader's alone. The expansion is `expand`'s, token for token (a
@@ -39,6 +41,23 @@ fn value(field: Field, literal: &str) -> Option<u64> {
     (digits > 0).then_some(value)
 }
 
+/// A pasted ID's literal as this path reads it: decimal digits, or a string of base32
+/// without a prefix or an escape, read as the runtime reads them; not near the epoch.
+fn pasted(literal: &str) -> Option<snowflake_runtime::Snowflake> {
+    use snowflake_runtime::Snowflake;
+    let id = match literal.strip_prefix('"') {
+        Some(text) => {
+            let text = text.strip_suffix('"')?;
+            if text.contains(['\\', '"', '_']) {
+                return None;
+            }
+            Snowflake::from_base32(text).ok()?
+        }
+        None => Snowflake::try_from_u64(value(Field::Sequence, literal)?).ok()?,
+    };
+    (!id.is_near_epoch()).then_some(id)
+}
+
 /// One body for two sets of token types: the compiler's, which the macro runs on (through
 /// `proc_macro2` every token would be wrapped and unwrapped again), and `proc_macro2`'s,
 /// which the unit tests drive. The two APIs are the same for every call here.
@@ -59,6 +78,7 @@ macro_rules! plain_form {
                 _ => return None,
             };
             let mut values: [Option<u64>; 4] = [None; 4];
+            let mut id = None;
             loop {
                 let key = match tokens.next() {
                     None => break,
@@ -74,7 +94,16 @@ macro_rules! plain_form {
                     return None;
                 };
                 // A raw name (`r#ts`) is not a key here: the full reader unraws it.
-                let field = Field::from_key(&key.to_string())?;
+                let key = key.to_string();
+                if key == "id" && id.is_none() {
+                    id = Some(super::pasted(&literal.to_string())?);
+                    match tokens.next() {
+                        None => break,
+                        Some(TokenTree::Punct(comma)) if comma.as_char() == ',' => continue,
+                        Some(_) => return None,
+                    }
+                }
+                let field = Field::from_key(&key)?;
                 let slot = &mut values[field as usize];
                 if slot.is_some() {
                     return None;
@@ -88,11 +117,33 @@ macro_rules! plain_form {
                     Some(_) => return None,
                 }
             }
-            // `ts` left out is the build time, which the full reader tracks; `seq` is 0.
-            let [Some(ts), Some(dc), Some(machine), seq] = values else {
-                return None;
+            let id = match id {
+                // Every field stated is the ID's: else the full reader says which is not.
+                Some(id) => {
+                    let parts = id.parts();
+                    let held = [
+                        parts.timestamp_ms,
+                        u64::from(parts.datacenter),
+                        u64::from(parts.machine),
+                        u64::from(parts.sequence),
+                    ];
+                    if values
+                        .iter()
+                        .zip(held)
+                        .any(|(stated, held)| stated.is_some_and(|s| s != held))
+                    {
+                        return None;
+                    }
+                    id
+                }
+                None => {
+                    // `ts` left out is the build time, which the full reader tracks; `seq` is 0.
+                    let [Some(ts), Some(dc), Some(machine), seq] = values else {
+                        return None;
+                    };
+                    compose(ts, dc, machine, seq.unwrap_or(0)).ok()?
+                }
             };
-            let id = compose(ts, dc, machine, seq.unwrap_or(0)).ok()?;
             // `KRATE::__private::baked(IDu64, "BITS")`, built token by token: text parsed into
             // tokens would be lexed twice, by proc_macro2 to check it and by the compiler.
             let span = Span::call_site();

@@ -14,6 +14,7 @@ mod expand;
 mod fast;
 mod integer;
 mod parse;
+mod pasted;
 mod ts;
 mod vocab;
 

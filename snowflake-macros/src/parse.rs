@@ -93,7 +93,9 @@ impl Parse for Arg {
         }
         let key = input.call(Ident::parse_any)?;
         let name = key.unraw();
-        if at_argument_end(input) {
+        if at_argument_end(input) && name == crate::pasted::NEAR_EPOCH {
+            // A word alone: a flag.
+        } else if at_argument_end(input) {
             arg.slips.push(syn::Error::new(
                 key.span(),
                 format!("expected `=` and a value after `{name}`"),

@@ -180,20 +180,20 @@ fn unknown_keys_suggest_the_nearest() {
         assert_eq!(
             errors,
             [format!(
-                "unknown argument `{written}`, expected `ts`, `dc`, `machine` or `seq`; did you mean `{meant}`?"
+                "unknown argument `{written}`, expected `ts`, `dc`, `machine`, `seq`, or `id` for a pasted ID; did you mean `{meant}`?"
             )],
             "{written}"
         );
     }
     // Too short to guess, or as near to one key as to another: no suggestion.
-    for written in ["colour", "id", "x", "m", "_"] {
+    for written in ["colour", "ID", "x", "m", "_"] {
         assert_eq!(
             run(&format!(
                 "ts = 1288834975657, dc = 1, machine = 1, {written} = 0"
             ))
             .unwrap_err(),
             [format!(
-                "unknown argument `{written}`, expected `ts`, `dc`, `machine` or `seq`"
+                "unknown argument `{written}`, expected `ts`, `dc`, `machine`, `seq`, or `id` for a pasted ID"
             )],
             "{written}"
         );
@@ -456,7 +456,7 @@ fn key_errors_are_all_reported_in_order() {
     assert_eq!(
         errors,
         [
-            "unknown argument `dcc`, expected `ts`, `dc`, `machine` or `seq`; did you mean `dc`?",
+            "unknown argument `dcc`, expected `ts`, `dc`, `machine`, `seq`, or `id` for a pasted ID; did you mean `dc`?",
             "duplicate argument `seq`",
             "duplicate argument `ts`",
             "`ts`: timestamp 1 ms is out of range 1288834974657..=3487858230208 ms: it is before the Twitter epoch (2010-11-04T01:42:54.657Z); 1 ms is 1970-01-01T00:00:00.001Z",
@@ -617,6 +617,12 @@ const NEAR_VALUES: &[&str] = &[
 ];
 
 const FRAGMENTS: &[&str] = &[
+    "id",
+    "near_epoch",
+    "\"1ASD13XH1F800\"",
+    "\"user_1ASD13XH1F800\"",
+    "\"_\"",
+    "1541815603606036480",
     "ts",
     "dc",
     "machine",
@@ -773,5 +779,272 @@ proptest! {
         let expected = snowflake_runtime::compose(ts, dc, machine, seq).unwrap().as_u64();
         prop_assert_eq!(run(&format!("ts = {ts}, dc = {dc}, machine = {machine}, seq = {seq}")), Ok(expected));
         prop_assert_eq!(run(&format!("seq = {seq:#x}, machine = {machine:#b}, dc = {dc:#o}, ts = {ts}u64")), Ok(expected));
+    }
+}
+
+// A pasted ID: `id = ...`.
+
+/// The tweet of the seed's page: 2022-06-28T16:07:40.105Z, datacenter 11, machine 26.
+const TWEET: u64 = 1_541_815_603_606_036_480;
+
+#[test]
+fn a_pasted_id_reads_as_the_runtime_reads_it() {
+    for args in [
+        format!("id = {TWEET}"),
+        format!("id = {TWEET}u64"),
+        format!("id = {TWEET}i64"),
+        "id = 1_541_815_603_606_036_480".to_owned(),
+        format!("id = {TWEET:#x}"),
+        "id = \"1ASD13XH1F800\"".to_owned(),
+        "id = \"1asd13xh1f8oo\"".to_owned(),
+        "id = \"user_1ASD13XH1F800\"".to_owned(),
+        "id = \"order_item_1ASD13XH1F800\"".to_owned(),
+        format!("id = {TWEET}, ts = \"2022-06-28T16:07:40.105Z\", dc = 11, machine = 26, seq = 0"),
+        format!("machine = 26, id = {TWEET}, ts = 1656432460105"),
+    ] {
+        assert_eq!(run(&args), Ok(TWEET), "{args}");
+    }
+    assert_eq!(run("id = 4194439168, near_epoch"), Ok(4_194_439_168));
+    assert_eq!(
+        run("id = \"0000003X04400\", near_epoch,"),
+        Ok(4_194_439_168)
+    );
+    assert_eq!(run("id = 9223372036854775807"), Ok(i64::MAX as u64));
+    assert_eq!(run("id = \"7ZZZZZZZZZZZZ\""), Ok(i64::MAX as u64));
+}
+
+#[test]
+fn a_pasted_id_that_is_no_id_is_refused_in_the_runtimes_words() {
+    let range = "an ID is in 0..=9223372036854775807";
+    let cases: &[(&str, &str)] = &[
+        (
+            "id = 9223372036854775808",
+            "`id`: number too large: an ID is at most 9223372036854775807",
+        ),
+        (
+            "id = 99999999999999999999999",
+            "`id`: number too large: an ID is at most 9223372036854775807",
+        ),
+        (
+            "id = -5",
+            "`id`: -5 is out of range: an ID is in 0..=9223372036854775807",
+        ),
+        (
+            "id = -0",
+            "`id`: -0 has a minus sign: an ID is in 0..=9223372036854775807",
+        ),
+        (
+            "id = -99999999999999999999",
+            "`id`: -99999999999999999999 is out of range",
+        ),
+        (
+            "id = 1541815603606036480u32",
+            "`id`: unexpected suffix `u32`; write an ID with none, `u64` or `i64`",
+        ),
+        (
+            "id = 1.5e18",
+            "`id`: expected an ID: an integer literal in 0..=9223372036854775807, or a string of base32 (13 characters, after a kind's prefix and `_` if any), found a float `1.5e18`",
+        ),
+        (
+            "id = true",
+            "`id`: expected an ID: an integer literal in 0..=9223372036854775807, or a string of base32 (13 characters, after a kind's prefix and `_` if any), found a boolean `true`",
+        ),
+        (
+            "id = TWEET",
+            "`id`: expected an ID: an integer literal in 0..=9223372036854775807, or a string of base32 (13 characters, after a kind's prefix and `_` if any), found `TWEET`; `snowflake!` takes literals",
+        ),
+        ("id = \"8000000000000\"", "`id`: number too large"),
+        (
+            "id = \"1ASD13XH1F80U\"",
+            "`id`: invalid character `U` at byte 12: base32 is 0-9 and A-Z without U",
+        ),
+        (
+            "id = \"1ASD13XH1F8\"",
+            "`id`: 11 characters: an ID in base32 is 13",
+        ),
+        (
+            "id = \"1541815603606036480\"",
+            "`id`: 19 characters: an ID in base32 is 13; a decimal ID is written without quotes: `id = 1541815603606036480`",
+        ),
+        (
+            "id = \"User_1ASD13XH1F800\"",
+            "`id`: the prefix \"User\" starts with `U`",
+        ),
+        ("id = \"_1ASD13XH1F800\"", "`id`: an empty prefix"),
+        (
+            "id = \"user_1ASD13XH1F80U\"",
+            "`id`: invalid character `U` at byte 17",
+        ),
+        ("id = \"x\"s", "`id`: unexpected suffix `s` on the text"),
+    ];
+    for (args, expected) in cases {
+        let message = one_error(args);
+        assert!(message.starts_with(expected), "{args}: {message}");
+        if message.contains("out of range") {
+            assert!(message.contains(range), "{args}: {message}");
+        }
+    }
+}
+
+#[test]
+fn stated_fields_are_held_to_the_pasted_id() {
+    assert_eq!(
+        run(&format!("id = {TWEET}, ts = \"2022-06-28T16:07:40.106Z\", dc = 12, machine = 25, seq = 1")),
+        Err(vec![
+            "`ts`: the ID's time is 2022-06-28T16:07:40.105Z (1656432460105), not 2022-06-28T16:07:40.106Z (1656432460106)".to_owned(),
+            "`dc`: the ID's datacenter is 11, not 12".to_owned(),
+            "`machine`: the ID's machine is 26, not 25".to_owned(),
+            "`seq`: the ID's sequence is 0, not 1".to_owned(),
+        ])
+    );
+    // A stated field out of its range says so, as in a composed call.
+    assert!(
+        one_error(&format!("id = {TWEET}, dc = 32"))
+            .starts_with("`dc`: datacenter 32 is out of range")
+    );
+    // Each under its value: the trybuild case `pasted_fields_disagree`.
+}
+
+#[test]
+fn an_id_near_the_epoch_is_pasted_only_when_said() {
+    let near = one_error("id = 20");
+    assert!(
+        near.starts_with("`id`: 20 is within a day of the epoch (2010-11-04T01:42:54.657Z)"),
+        "{near}"
+    );
+    assert!(near.ends_with("say so: `near_epoch`"), "{near}");
+    // The last millisecond of the first day, and the first after it.
+    let last_near = ((86_400_000_u64 << 22) - 1).to_string();
+    assert!(one_error(&format!("id = {last_near}")).contains("within a day of the epoch"));
+    assert_eq!(
+        run(&format!("id = {last_near}, near_epoch")),
+        Ok((86_400_000 << 22) - 1)
+    );
+    assert_eq!(
+        run(&format!("id = {}", 86_400_000_u64 << 22)),
+        Ok(86_400_000 << 22)
+    );
+    assert_eq!(
+        one_error(&format!("id = {TWEET}, near_epoch")),
+        "`near_epoch`: the ID is not within a day of the epoch (2022-06-28T16:07:40.105Z); leave it out"
+    );
+    assert_eq!(
+        one_error("near_epoch, ts = 1288834975657, dc = 1, machine = 1"),
+        "`near_epoch`: goes with a pasted ID, `id = ...`; a composed ID's time is the one stated"
+    );
+    assert_eq!(
+        one_error(&format!("id = {TWEET}, near_epoch = true")),
+        "`near_epoch`: is a word alone: `near_epoch`, without `=` and a value"
+    );
+    assert_eq!(
+        one_error(&format!("id = {TWEET}, id = {TWEET}")),
+        "duplicate argument `id`"
+    );
+}
+
+#[test]
+fn a_typed_paste_keeps_its_prefix_for_typed() {
+    let expanded = crate::snowflake(tokens("id = \"user_1ASD13XH1F800\"")).to_string();
+    assert!(expanded.contains("baked_with_prefix"), "{expanded}");
+    assert!(expanded.contains("\"user\""), "{expanded}");
+    let plain = crate::snowflake(tokens("id = \"1ASD13XH1F800\"")).to_string();
+    assert!(!plain.contains("prefix"), "{plain}");
+}
+
+/// The vectors of `tests/vectors`, pasted: each base32 row's decimal and its base32 bake the
+/// same ID (with `near_epoch` where the ID is near the epoch, and refused without it); each
+/// tweet from before Snowflake is near the epoch, and refused without the word.
+#[test]
+fn the_vectors_bake_as_their_rows_say() {
+    let rows = include_str!("../../tests/vectors/base32.txt").lines();
+    let mut baked = 0;
+    for line in rows.filter(|line| !line.starts_with('#')) {
+        let mut words = line.split(' ');
+        let (Some(decimal), Some(base32)) = (words.next(), words.next()) else {
+            continue;
+        };
+        let id: u64 = decimal.parse().unwrap();
+        let near = snowflake_runtime::Snowflake::try_from_u64(id)
+            .unwrap()
+            .is_near_epoch();
+        let flag = if near { ", near_epoch" } else { "" };
+        assert_eq!(run(&format!("id = {decimal}{flag}")), Ok(id), "{line}");
+        assert_eq!(run(&format!("id = \"{base32}\"{flag}")), Ok(id), "{line}");
+        if near {
+            assert!(one_error(&format!("id = {decimal}")).contains("within a day of the epoch"));
+        }
+        baked += 1;
+    }
+    assert!(baked > 15, "{baked} rows");
+    let tweets = include_str!("../../tests/vectors/pre-snowflake-tweets.txt").lines();
+    let mut pasted = 0;
+    for line in tweets.filter(|line| !line.starts_with('#')) {
+        let Some(id) = line.split(' ').next() else {
+            continue;
+        };
+        assert!(
+            one_error(&format!("id = {id}")).contains("within a day of the epoch"),
+            "{line}"
+        );
+        assert_eq!(
+            run(&format!("id = {id}, near_epoch")),
+            Ok(id.parse().unwrap()),
+            "{line}"
+        );
+        pasted += 1;
+    }
+    assert!(pasted >= 3, "{pasted} tweets");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    /// Every ID pasted, in decimal or base32, with its fields stated or not, expands to the
+    /// ID `Snowflake::try_from_u64` gives, on the plain path where it is plain; every field
+    /// stated otherwise is refused.
+    #[test]
+    fn a_pasted_id_is_try_from_u64s(
+        id in 0..=i64::MAX as u64,
+        base32 in any::<bool>(),
+        state in any::<bool>(),
+        off in prop::option::of(0..4_usize),
+    ) {
+        let snowflake = snowflake_runtime::Snowflake::try_from_u64(id).unwrap();
+        let near = snowflake.is_near_epoch();
+        let mut text = if base32 {
+            format!("id = \"{}\"", snowflake.to_base32())
+        } else {
+            format!("id = {id}")
+        };
+        if near {
+            text.push_str(", near_epoch");
+        }
+        let parts = snowflake.parts();
+        let mut held = [parts.timestamp_ms, u64::from(parts.datacenter), u64::from(parts.machine), u64::from(parts.sequence)];
+        let keys = ["ts", "dc", "machine", "seq"];
+        if let Some(off) = off {
+            // Another value in the field's range.
+            let max = [snowflake_runtime::layout::MAX_TIMESTAMP_MS, 31, 31, 4095][off];
+            let min = [snowflake_runtime::layout::TWITTER_EPOCH_MS, 0, 0, 0][off];
+            held[off] = if held[off] < max { held[off] + 1 } else { min };
+        }
+        if state || off.is_some() {
+            for (key, value) in keys.iter().zip(held) {
+                text.push_str(&format!(", {key} = {value}"));
+            }
+        }
+        let input = tokens(&text);
+        if off.is_some() {
+            let errors = run(&text).unwrap_err();
+            prop_assert_eq!(errors.len(), 1, "{}: {:?}", text, errors);
+            prop_assert!(crate::fast::fallback::expand(&input).is_none());
+        } else {
+            prop_assert_eq!(run(&text), Ok(id), "{}", text);
+            if !near {
+                let fast = crate::fast::fallback::expand(&input);
+                prop_assert!(fast.is_some(), "{}", text);
+                prop_assert_eq!(fast.unwrap().to_string(), crate::full(input).to_string());
+            }
+        }
     }
 }

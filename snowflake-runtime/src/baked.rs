@@ -75,13 +75,20 @@ pub struct BakedSnowflake {
     pub id: u64,
     /// The ID in segmented binary: 68 characters, fields split by spaces.
     pub binary: &'static str,
+    /// The kind's prefix of a pasted base32 text (`snowflake!(id = "user_...")`), which
+    /// [`typed`](BakedSnowflake::typed) holds the kind to.
+    prefix: Option<&'static str>,
 }
 
 impl BakedSnowflake {
     /// What `snowflake!` expands to (through `__private::baked`), after it has checked `id`
     /// and computed `binary`.
-    pub(crate) const fn from_checked(id: u64, binary: &'static str) -> BakedSnowflake {
-        BakedSnowflake { id, binary }
+    pub(crate) const fn from_checked(
+        id: u64,
+        binary: &'static str,
+        prefix: Option<&'static str>,
+    ) -> BakedSnowflake {
+        BakedSnowflake { id, binary, prefix }
     }
 
     /// The ID as a [`Snowflake`], checked: see [above](BakedSnowflake#changed-after-the-macro).
@@ -95,7 +102,12 @@ impl BakedSnowflake {
     /// # Panics
     ///
     /// When `id` or `binary` was changed after `snowflake!` made the value, so that `id` is
-    /// no ID or `binary` not its segmented binary (in a `const`, the build fails).
+    /// no ID or `binary` not its segmented binary (in a `const`, the build fails, at the
+    /// call).
+    // `track_caller`: the error is the caller's line, in a build as at run time, and rustc
+    // quotes no source of the standard library beneath it (which it would where `rust-src`
+    // is installed, and not elsewhere).
+    #[track_caller]
     pub const fn snowflake(&self) -> Snowflake {
         let Ok(id) = Snowflake::try_from_u64(self.id) else {
             panic!(
@@ -118,7 +130,9 @@ impl BakedSnowflake {
     }
 
     /// The ID as one of kind `K` ([`typed`](crate::typed)), checked as
-    /// [`snowflake`](BakedSnowflake::snowflake) is; the kind is the constant's type.
+    /// [`snowflake`](BakedSnowflake::snowflake) is; the kind is the constant's type. A
+    /// pasted base32 text with a prefix (`snowflake!(id = "user_0000003X04400")`) is an ID
+    /// of the kind with that prefix only.
     ///
     /// ```
     /// use snowflake_kit::snowflake;
@@ -126,9 +140,35 @@ impl BakedSnowflake {
     ///
     /// kind!(pub User, "user");
     /// const ADMIN: Id<User> = snowflake!(ts = 1288834975657, dc = 1, machine = 1).typed();
-    /// assert_eq!(ADMIN.as_u64(), 4194439168);
+    /// const PASTED: Id<User> = snowflake!(id = "user_0000003X04400", near_epoch).typed();
+    /// assert_eq!(ADMIN, PASTED);
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// As [`snowflake`](BakedSnowflake::snowflake); and for a pasted prefix that is not
+    /// `K`'s (in a `const`, the build fails, at the call):
+    ///
+    /// ```compile_fail
+    /// use snowflake_kit::typed::{Id, kind};
+    ///
+    /// kind!(pub Order, "order");
+    /// const NOT_AN_ORDER: Id<Order> =
+    ///     snowflake_kit::snowflake!(id = "user_1ASD13XH1F800").typed();
+    /// ```
+    #[track_caller]
     pub const fn typed<K: Kind>(&self) -> Id<K> {
+        if let Some(pasted) = self.prefix {
+            let same = match K::PREFIX {
+                Some(prefix) => crate::__private::same_text(pasted, prefix),
+                None => false,
+            };
+            assert!(
+                same,
+                "the pasted ID's prefix is not this kind's: `snowflake!(id = \"PREFIX_...\")` \
+                 bakes an ID of the kind declared with that prefix (`kind!(pub User, \"PREFIX\")`)"
+            );
+        }
         Id::from_snowflake(self.snowflake())
     }
 
@@ -140,12 +180,14 @@ impl BakedSnowflake {
     /// assert_eq!(PARTS.timestamp_ms, 1_656_432_460_105);
     /// assert_eq!((PARTS.datacenter, PARTS.machine, PARTS.sequence), (11, 26, 0));
     /// ```
+    #[track_caller]
     pub const fn parts(&self) -> Parts {
         self.snowflake().parts()
     }
 }
 
 impl From<BakedSnowflake> for Snowflake {
+    #[track_caller]
     fn from(baked: BakedSnowflake) -> Snowflake {
         baked.snowflake()
     }

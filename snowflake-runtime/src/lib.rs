@@ -128,31 +128,115 @@ pub mod __private {
     pub use utoipa;
 
     /// What `kind!` passes on: the prefix given, or none. A function here, so that an
-    /// empty or malformed prefix fails the build where the kind is declared.
+    /// empty or malformed prefix fails the build where the kind is declared (the caller's
+    /// line: `track_caller`), saying which and why.
+    #[track_caller]
     pub const fn prefix(given: &[&'static str]) -> Option<&'static str> {
         let [prefix] = given else {
             return None;
         };
-        let bytes = prefix.as_bytes();
-        assert!(
-            !bytes.is_empty() && bytes.len() <= 16,
-            "a kind's prefix is 1 to 16 characters"
-        );
-        let mut i = 0;
-        while i < bytes.len() {
-            assert!(
-                bytes[i].is_ascii_lowercase() || (i > 0 && bytes[i].is_ascii_digit()),
-                "a kind's prefix is lower-case ASCII letters, then digits too: `user`"
-            );
-            i += 1;
+        if let Some(refusal) = crate::typed::prefix_refusal(prefix) {
+            panic!("{}", refusal.as_str());
         }
         Some(prefix)
     }
 
-    /// An ID's 13 digits of base32, as bytes: for the server's 4,096-ID answers, where
-    /// making each a `Base32` and checking its text cost a tenth of the answer's CPU.
-    pub const fn base32_digits(id: u64) -> [u8; crate::layout::Base32::LEN] {
-        crate::base32::encode(id)
+    /// Why `prefix` is no kind's prefix, in `kind!`'s words: for `snowflake!`, which reads
+    /// a pasted one.
+    pub const fn prefix_refusal(prefix: &str) -> Option<Message> {
+        crate::typed::prefix_refusal(prefix)
+    }
+
+    /// A message written in a `const`: no allocation, no `fmt`. Cut short past its capacity.
+    pub struct Message {
+        bytes: [u8; 256],
+        len: usize,
+    }
+
+    impl Message {
+        pub(crate) const fn new() -> Message {
+            Message {
+                bytes: [0; 256],
+                len: 0,
+            }
+        }
+
+        pub(crate) const fn push_bytes(&mut self, bytes: &[u8]) {
+            let mut i = 0;
+            while i < bytes.len() && self.len < self.bytes.len() {
+                self.bytes[self.len] = bytes[i];
+                self.len += 1;
+                i += 1;
+            }
+        }
+
+        pub(crate) const fn push(&mut self, text: &str) {
+            self.push_bytes(text.as_bytes());
+        }
+
+        /// The character that starts at byte `at` of `bytes` (UTF-8, as a `str`'s).
+        pub(crate) const fn push_char_at(&mut self, bytes: &[u8], at: usize) {
+            let len = match bytes[at] {
+                0xF0.. => 4,
+                0xE0.. => 3,
+                0xC0.. => 2,
+                _ => 1,
+            };
+            let mut i = at;
+            while i < at + len && i < bytes.len() {
+                self.push_bytes(&[bytes[i]]);
+                i += 1;
+            }
+        }
+
+        pub(crate) const fn push_number(&mut self, mut n: u64) {
+            let mut digits = [0; 20];
+            let mut i = digits.len();
+            loop {
+                i -= 1;
+                digits[i] = b'0' + (n % 10) as u8;
+                n /= 10;
+                if n == 0 {
+                    break;
+                }
+            }
+            self.push_bytes(digits.split_at(i).1);
+        }
+
+        /// The text, as far as it is whole UTF-8 (a cut may split a character).
+        pub const fn as_str(&self) -> &str {
+            let (mut text, _) = self.bytes.split_at(self.len);
+            loop {
+                match core::str::from_utf8(text) {
+                    Ok(text) => return text,
+                    Err(_) => text = text.split_at(text.len() - 1).0,
+                }
+            }
+        }
+    }
+
+    /// What `kind!` implements, and nothing else can: [`Kind`](crate::typed::Kind) is
+    /// sealed, so that every prefix is checked where its kind is declared.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is no kind of ID: kinds are declared with `kind!`",
+        label = "declared otherwise than with `kind!`"
+    )]
+    pub trait DeclaredByKind {}
+
+    /// Whether two texts are the same, in a `const`.
+    pub const fn same_text(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
     }
 
     /// What `snowflake!` expands to, after it has checked `id` and computed `binary`: a
@@ -160,7 +244,18 @@ pub mod __private {
     pub const fn baked(id: u64, binary: &'static str) -> crate::BakedSnowflake {
         // Free in the constants the macro writes; a call with a bad ID fails the build.
         assert!(id <= i64::MAX as u64, "internal error: not an ID");
-        crate::BakedSnowflake::from_checked(id, binary)
+        crate::BakedSnowflake::from_checked(id, binary, None)
+    }
+
+    /// As [`baked`], for a pasted base32 text with a kind's prefix, which `typed` then
+    /// holds the kind to.
+    pub const fn baked_with_prefix(
+        id: u64,
+        binary: &'static str,
+        prefix: &'static str,
+    ) -> crate::BakedSnowflake {
+        assert!(id <= i64::MAX as u64, "internal error: not an ID");
+        crate::BakedSnowflake::from_checked(id, binary, Some(prefix))
     }
 
     /// Sleeps until a clock reads a millisecond, as the async generators wait: for the

@@ -51,11 +51,13 @@ use core::marker::PhantomData;
 use core::ops::Deref;
 use core::str::FromStr;
 
+use crate::__private::Message;
 use crate::error::ParseSnowflakeError;
 use crate::layout::Base32;
 use crate::snowflake::Snowflake;
 
-/// A kind of ID: a marker type, made by [`kind!`], that no value ever has.
+/// A kind of ID: a marker type, made by [`kind!`], that no value ever has. Sealed: only
+/// [`kind!`] declares one, so that every prefix is checked where its kind is declared.
 ///
 /// ```
 /// use snowflake_kit::typed::{Kind, kind};
@@ -64,11 +66,79 @@ use crate::snowflake::Snowflake;
 /// assert_eq!(User::NAME, "User");
 /// assert_eq!(User::PREFIX, Some("user"));
 /// ```
-pub trait Kind: 'static {
+///
+/// A kind written by hand does not compile:
+///
+/// ```compile_fail
+/// enum Sneaky {}
+/// impl snowflake_kit::typed::Kind for Sneaky {
+///     const NAME: &'static str = "Sneaky";
+///     const PREFIX: Option<&'static str> = Some("Bad Prefix");
+/// }
+/// ```
+pub trait Kind: crate::__private::DeclaredByKind + 'static {
     /// The kind's name, as `Debug` and the schemas say it: `User`.
     const NAME: &'static str;
-    /// The prefix of the kind's IDs in text (`user`), if it has one.
+    /// The prefix of the kind's IDs in text (`user`), if it has one: 1 to 16 of `a-z`,
+    /// `0-9` and `_`, starting with a letter and not ending with `_` (`user`, `order_item`,
+    /// `v2`), as [`PREFIX_RULE`] says.
     const PREFIX: Option<&'static str>;
+}
+
+/// What a kind's prefix may be, in the words of the errors that refuse one.
+///
+/// ```
+/// assert!(snowflake_kit::typed::PREFIX_RULE.starts_with("a kind's prefix is 1 to 16"));
+/// ```
+pub const PREFIX_RULE: &str = "a kind's prefix is 1 to 16 of a-z, 0-9 and `_`, starting with a letter and not ending with `_`";
+
+/// The longest prefix.
+const PREFIX_MAX: usize = 16;
+
+/// Why `prefix` is no kind's prefix, or `None` where it is one: a message that quotes it,
+/// names the first fault and ends with [`PREFIX_RULE`]. For `kind!` (in a `const`) and
+/// `snowflake!` (a pasted prefix).
+pub(crate) const fn prefix_refusal(prefix: &str) -> Option<Message> {
+    let bytes = prefix.as_bytes();
+    let mut message = Message::new();
+    if bytes.is_empty() {
+        message.push("an empty prefix: ");
+        message.push(PREFIX_RULE);
+        return Some(message);
+    }
+    message.push("the prefix \"");
+    message.push(prefix);
+    message.push("\" ");
+    if bytes.len() > PREFIX_MAX {
+        message.push("is ");
+        message.push_number(bytes.len() as u64);
+        message.push(" bytes long");
+    } else if !bytes[0].is_ascii_lowercase() {
+        message.push("starts with `");
+        message.push_char_at(bytes, 0);
+        message.push("`");
+    } else if bytes[bytes.len() - 1] == b'_' {
+        message.push("ends with `_`");
+    } else {
+        let mut i = 1;
+        loop {
+            if i == bytes.len() {
+                return None;
+            }
+            let b = bytes[i];
+            if !(b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
+                break;
+            }
+            i += 1;
+        }
+        message.push("has `");
+        message.push_char_at(bytes, i);
+        message.push("` at byte ");
+        message.push_number(i as u64);
+    }
+    message.push(": ");
+    message.push(PREFIX_RULE);
+    Some(message)
 }
 
 /// Declares a kind of ID: `kind!(pub User)`, or with the prefix of its IDs in text,
@@ -88,6 +158,8 @@ macro_rules! __kind {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         $vis enum $name {}
+
+        impl $crate::__private::DeclaredByKind for $name {}
 
         impl $crate::typed::Kind for $name {
             const NAME: &'static str = ::core::stringify!($name);

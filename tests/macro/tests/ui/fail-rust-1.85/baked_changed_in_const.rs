@@ -1,0 +1,1 @@
+../fail/baked_changed_in_const.rs

@@ -1,0 +1,1 @@
+../fail/pasted_wrong_kind.rs

@@ -1,0 +1,1 @@
+../fail/plain_generator_has_no_halt.rs

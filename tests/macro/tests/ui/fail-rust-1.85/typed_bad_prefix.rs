@@ -1,0 +1,1 @@
+../fail/typed_bad_prefix.rs

@@ -1,0 +1,1 @@
+../fail/typed_hand_written_kind.rs
