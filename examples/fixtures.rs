@@ -6,6 +6,10 @@
 //! Give every fixture its `ts`: a call without one bakes the build time, so its ID changes
 //! with each build (unless `SOURCE_DATE_EPOCH` is set), and a test that compares it with
 //! a fixed ID would pass on one day and fail on the next.
+//!
+//! An ID copied from a log or a row is pasted as it is, `snowflake!(id = ...)`, read and
+//! decoded when the test builds; the fields stated beside it must be its own, so the
+//! fixture says what it is and cannot lie.
 
 use snowflake_kit::Snowflake;
 
@@ -51,6 +55,15 @@ mod tests {
         let mut ids = vec![AP, US_LAST, EU, US];
         ids.sort_unstable();
         assert_eq!(ids, [US, US_LAST, EU, AP]);
+    }
+
+    /// From a production log: the datacenter is stated, and the build checks it is the ID's.
+    const FROM_THE_LOG: BakedSnowflake = snowflake!(id = 1541815603606036480, dc = 11);
+
+    #[test]
+    fn a_pasted_id_is_regioned_as_its_datacenter_says() {
+        assert_eq!(region(FROM_THE_LOG.snowflake()), "eu-west");
+        assert_eq!(FROM_THE_LOG, snowflake!(id = "1ASD13XH1F800"));
     }
 
     #[test]

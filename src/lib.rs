@@ -132,6 +132,38 @@ pub use snowflake_runtime::{Clock, Generator, SystemClock, fence};
 /// | `dc` | datacenter id, `0..=31` | required |
 /// | `machine` | machine id, `0..=31` | required |
 /// | `seq` | sequence number, `0..=4095` | `0` |
+/// | `id` | a pasted ID, below: then every other key is optional, and held to it | |
+///
+/// # A pasted ID
+///
+/// `id = ...` instead reads an ID copied from elsewhere (a log, a URL, a database row), at
+/// compile time, by the runtime's own readers: an integer literal as
+/// [`Snowflake`]'s `FromStr` reads its digits (any base; no suffix, `u64` or `i64`), or a
+/// string of 13 characters of base32 as [`Snowflake::from_base32`] reads it, after a
+/// kind's prefix and `_` if it has one (then [`.typed()`](BakedSnowflake::typed) gives an
+/// ID of that kind only). Any field stated beside it must be the ID's own, so that a
+/// fixture says what it is and cannot lie; and an ID within a day of the epoch (more
+/// likely a count from 1, such as a tweet's before 2010-11-04 or an auto-increment key:
+/// [`Snowflake::is_near_epoch`]) needs the word `near_epoch`.
+///
+/// ```
+/// use snowflake_kit::{snowflake, Snowflake};
+///
+/// const TWEET: Snowflake = snowflake!(
+///     id = 1541815603606036480,
+///     ts = "2022-06-28T16:07:40.105Z",
+///     dc = 11,
+///     machine = 26,
+/// )
+/// .snowflake();
+/// assert_eq!(snowflake!(id = "1ASD13XH1F800").snowflake(), TWEET);
+/// assert_eq!(snowflake!(id = 4194439168, near_epoch).id, 4_194_439_168);
+/// ```
+///
+/// ```compile_fail
+/// // error: `dc`: the ID's datacenter is 11, not 12
+/// const WRONG: u64 = snowflake_kit::snowflake!(id = 1541815603606036480, dc = 12).id;
+/// ```
 ///
 /// An omitted `ts` is read when the calling crate compiles: the ID is then the build
 /// time's, a new one with each build unless `SOURCE_DATE_EPOCH` is set, so a fixture

@@ -17,6 +17,8 @@ mod expand;
 mod integer;
 #[path = "../../snowflake-macros/src/parse.rs"]
 mod parse;
+#[path = "../../snowflake-macros/src/pasted.rs"]
+mod pasted;
 #[path = "../../snowflake-macros/src/ts.rs"]
 mod ts;
 #[path = "../../snowflake-macros/src/vocab.rs"]

@@ -6,7 +6,7 @@
 #   2. files of 10,000 constants, rebuilt in turns, best of 3 each: integer literals; the
 #      floor, a proc macro that does nothing behind a wrapper like the facade's; the same
 #      answering `snowflake!`'s expansion; that expansion written out; `snowflake!` with
-#      integers; `snowflake!` with RFC 3339 dates.
+#      integers; `snowflake!` with RFC 3339 dates; `snowflake!` with a pasted ID.
 # Usage: bash scripts/bench/compile-cost.sh [REV | --consts]   (from anywhere; takes a few
 # minutes; --consts: part 2 alone)
 set -euo pipefail
@@ -146,6 +146,9 @@ for n in range(10_000):
         print(f'pub const ID_{n}: u64 = snowflake_kit::snowflake!(ts = "{date}", dc = {dc}, machine = {machine}, seq = {seq}).id;')
     elif kind == "macro":
         print(f"pub const ID_{n}: u64 = snowflake_kit::snowflake!({args}).id;")
+    elif kind == "pasted":
+        value = (delta << 22) | (dc << 17) | (machine << 12) | seq
+        print(f"pub const ID_{n}: u64 = snowflake_kit::snowflake!(id = {value}).id;")
     elif kind == "floor_literal":
         print(f"pub const ID_{n}: u64 = floor::literal!({args});")
     elif kind == "floor_baked":
@@ -161,7 +164,7 @@ PY
     cargo build --manifest-path "$dir/Cargo.toml" --target-dir "$work/consts" -q 2>/dev/null || true
     touch "$dir/src/lib.rs"
 }
-kinds="plain floor_literal floor_baked expansion macro dates"
+kinds="plain floor_literal floor_baked expansion macro dates pasted"
 for kind in $kinds; do
     make_crate "ids_$kind" "$kind"
 done
@@ -187,6 +190,7 @@ row "the same, answering \`snowflake!\`'s expansion for ID 0 (\`.id\` read)" flo
 row "\`snowflake!\`'s expansion written out (\`__private::baked(ID, BITS).id\`)" expansion
 row "\`snowflake!(ts = MS, dc = .., machine = .., seq = ..).id\`" macro
 row "\`snowflake!(ts = \"RFC 3339\", ..).id\`" dates
+row "\`snowflake!(id = ID).id\`, a pasted ID" pasted
 echo
-awk -v m="${took[macro]}" -v d="${took[dates]}" -v f="${took[floor_literal]}" \
-    'BEGIN { printf "against the floor (bar: at most 1.6x): integers %.2fx, dates %.2fx\n", m / f, d / f }'
+awk -v m="${took[macro]}" -v d="${took[dates]}" -v p="${took[pasted]}" -v f="${took[floor_literal]}" \
+    'BEGIN { printf "against the floor (bar: at most 1.6x): integers %.2fx, dates %.2fx, pasted IDs %.2fx\n", m / f, d / f, p / f }'

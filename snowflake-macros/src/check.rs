@@ -55,13 +55,21 @@ pub(crate) struct Checked {
     pub(crate) prefix: Option<String>,
 }
 
+/// What became of `id`.
+enum Paste {
+    /// Not written: the ID is composed.
+    Absent,
+    /// Written, and wrong: the error is recorded.
+    Refused,
+    Read(Pasted),
+}
+
 /// Every argument as far as it is valid: the four fields (with the tokens of each value
 /// written, for errors about it), a pasted ID, and the `near_epoch` flag.
 struct Arguments {
     slots: [Slot; 4],
     stated: [Option<TokenStream>; 4],
-    /// `id`: not written, written and wrong (`Some(None)`), or read.
-    pasted: Option<Option<Pasted>>,
+    pasted: Paste,
     near_epoch: Option<TokenStream>,
 }
 
@@ -72,7 +80,7 @@ pub(crate) fn check(call: &Invocation) -> syn::Result<Checked> {
     let mut args = Arguments {
         slots: [Slot::Missing; 4],
         stated: Default::default(),
-        pasted: None,
+        pasted: Paste::Absent,
         near_epoch: None,
     };
     // In the order written, so that the errors come out in that order too.
@@ -85,14 +93,14 @@ pub(crate) fn check(call: &Invocation) -> syn::Result<Checked> {
             errors.push(slip.clone());
         }
     }
-    if let Some(pasted) = args.pasted {
-        return check_pasted(
-            pasted,
-            &args.slots,
-            &args.stated,
-            args.near_epoch.as_ref(),
-            errors,
-        );
+    match args.pasted {
+        Paste::Absent => {}
+        // Its error is recorded; the stated fields cannot be held to nothing.
+        Paste::Refused => return Err(errors.0.unwrap_or_else(|| internal("`id` refused"))),
+        Paste::Read(pasted) => {
+            let near_epoch = args.near_epoch.as_ref();
+            return check_pasted(pasted, &args.slots, &args.stated, near_epoch, errors);
+        }
     }
     if let Some(flag) = &args.near_epoch {
         errors.push(pasted::error(
@@ -142,21 +150,12 @@ pub(crate) fn check(call: &Invocation) -> syn::Result<Checked> {
 
 /// A pasted ID: every field stated beside it is its own, and one near the epoch is meant.
 fn check_pasted(
-    pasted: Option<Pasted>,
+    pasted: Pasted,
     slots: &[Slot; 4],
     stated: &[Option<TokenStream>; 4],
     near_epoch: Option<&TokenStream>,
     mut errors: Errors,
 ) -> syn::Result<Checked> {
-    let Some(pasted) = pasted else {
-        // Its error is recorded; the stated fields cannot be held to nothing.
-        return Err(errors.0.unwrap_or_else(|| {
-            syn::Error::new(
-                Span::call_site(),
-                "internal error: `id` without a value or an error",
-            )
-        }));
-    };
     errors.record(pasted::near_epoch(&pasted, near_epoch));
     for field in Field::ALL {
         if let (Slot::Given(value), Some(tokens)) = (slots[field as usize], &stated[field as usize])
@@ -174,6 +173,14 @@ fn check_pasted(
     }
 }
 
+/// An error that no input should bring: the fuzz target looks for these.
+fn internal(what: &str) -> syn::Error {
+    syn::Error::new(
+        Span::call_site(),
+        format!("internal error: {what} without an error"),
+    )
+}
+
 /// Checks one argument's key and value, and records the value in `args`.
 fn check_arg(arg: &Arg, args: &mut Arguments, errors: &mut Errors) {
     let Some(ident) = &arg.key else { return };
@@ -185,10 +192,10 @@ fn check_arg(arg: &Arg, args: &mut Arguments, errors: &mut Errors) {
             .value
             .as_ref()
             .and_then(|value| errors.record(pasted::pasted(value)));
-        if args.pasted.is_some() {
-            errors.push(duplicate());
+        if matches!(args.pasted, Paste::Absent) {
+            args.pasted = pasted.map_or(Paste::Refused, Paste::Read);
         } else {
-            args.pasted = Some(pasted);
+            errors.push(duplicate());
         }
         return;
     }

@@ -1030,7 +1030,7 @@ proptest! {
         }
         if state || off.is_some() {
             for (key, value) in keys.iter().zip(held) {
-                text.push_str(&format!(", {key} = {value}"));
+                text = format!("{text}, {key} = {value}");
             }
         }
         let input = tokens(&text);

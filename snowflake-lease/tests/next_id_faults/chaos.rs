@@ -48,15 +48,7 @@ pub(crate) async fn chaos(run: Arc<Run>, mut rng: Rng) {
             let back = i64::try_from(rng.between(100, 5_000)).unwrap();
             set_clock(&run, offset - back).await;
             if back < 4_000 && rng.chance(400) {
-                // The way out that a clock-behind error's hint names: another identity, at
-                // once, whose IDs must still come after those just issued.
-                let who = "the chaos, as an operator taking the hint";
-                if let Ok(client) = connect(&run.pg, "faults").await {
-                    if claimed(&run).await.is_some() {
-                        release(&run, &client, who).await;
-                    }
-                    claim(&run, &client, who, &mut rng).await;
-                }
+                take_the_hint(&run, &mut rng).await;
             }
             if rng.chance(700) {
                 tokio::time::sleep(Duration::from_millis(1_200)).await;
@@ -120,6 +112,18 @@ pub(crate) async fn chaos(run: Arc<Run>, mut rng: Rng) {
         }
     }
     set_clock(&run, 0).await;
+}
+
+/// The way out that a clock-behind error's hint names: another identity, at once, whose IDs
+/// must still come after those just issued.
+async fn take_the_hint(run: &Run, rng: &mut Rng) {
+    let who = "the chaos, as an operator taking the hint";
+    if let Ok(client) = connect(&run.pg, "faults").await {
+        if claimed(run).await.is_some() {
+            release(run, &client, who).await;
+        }
+        claim(run, &client, who, rng).await;
+    }
 }
 
 pub(crate) async fn set_clock(run: &Run, offset: i64) {
