@@ -178,7 +178,13 @@ mod tests {
                 .unwrap()
         };
         assert!(id(&tea) < id(&cake));
-        assert_eq!((id(&tea).datacenter(), id(&tea).machine()), (1, 1));
+        assert_eq!(
+            (
+                id(&tea).snowflake().datacenter(),
+                id(&tea).snowflake().machine()
+            ),
+            (1, 1)
+        );
         let request = Request::get(format!("/users/{ADMIN}/orders")).body(Body::empty());
         let (status, orders) = call(&app, request.unwrap()).await;
         assert_eq!(status, StatusCode::OK);

@@ -26,14 +26,18 @@ if ! command -v wasm-opt >/dev/null 2>&1; then
     exit 1
 fi
 
+# Where cargo builds: CARGO_TARGET_DIR or its configuration, not `target/` (which may hold a
+# stale module of an earlier build, or nothing).
+built=$(cargo metadata --format-version 1 --no-deps --locked |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 cargo build --locked --quiet -p snowflake-site --lib --target "$target" --profile site "${flags[@]}"
 unset RUSTC_BOOTSTRAP
-mkdir -p target/site-module
+mkdir -p "$built/site-module"
 # The features rustc's wasm32 target turns on (a stripped module no longer names them).
 wasm-opt -Oz --enable-bulk-memory --enable-multivalue --enable-mutable-globals \
     --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext \
-    "target/$target/site/snowflake_site.wasm" -o target/site-module/snowflake-page.wasm
-cargo run --locked --quiet -p snowflake-site --bin snowflake-site -- "$dir" target/site-module/snowflake-page.wasm
+    "$built/$target/site/snowflake_site.wasm" -o "$built/site-module/snowflake-page.wasm"
+cargo run --locked --quiet -p snowflake-site --bin snowflake-site -- "$dir" "$built/site-module/snowflake-page.wasm"
 module=$(stat -c %s "$dir/snowflake-page.wasm")
 total=$(find "$dir" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
 echo "site written to $dir: the module $module bytes, the site $total bytes"

@@ -89,11 +89,90 @@ pub use snowflake_runtime::serde;
 #[doc(inline)]
 pub use snowflake_runtime::{
     BakedSnowflake, Field, FieldRangeError, GenerateError, IdRangeError, Identity,
-    ParseSnowflakeError, Snowflake, compose, input, layout, rfc3339, sql, typed,
+    ParseSnowflakeError, Snowflake, compose, input, layout, rfc3339, sql,
 };
 #[cfg(feature = "std")]
 #[doc(inline)]
 pub use snowflake_runtime::{Clock, Generator, SystemClock, fence};
+
+/// Typed IDs: an [`Id<K>`](typed::Id) per kind of thing (users, orders), so that a user's
+/// ID is never taken for an order's.
+///
+/// ```
+/// use snowflake_kit::typed::{Id, kind};
+/// use snowflake_kit::{Generator, Identity, snowflake};
+///
+/// // The markers in a module of their own: `User` stays free for your own type.
+/// pub mod kinds {
+///     snowflake_kit::typed::kind!(
+///         /// A user of the shop; "user": the prefix of a user's ID in text.
+///         pub User, "user"
+///     );
+///     snowflake_kit::typed::kind!(pub Order, "order");
+/// }
+/// use kinds::{Order, User};
+///
+/// pub struct UserRow {
+///     pub id: Id<User>,
+/// }
+///
+/// let ids = Generator::new(Identity::new(1, 1)?);
+/// let user: Id<User> = ids.next_id_of(); // issue
+/// const ADMIN: Id<User> = snowflake!(id = "user_1ASD13XH1F800").typed(); // bake, or paste
+/// let row = UserRow { id: ADMIN };
+/// assert_eq!(row.id.to_base32().to_string(), "user_1ASD13XH1F800"); // text
+/// assert_eq!(Id::<User>::from_base32("user_1asd13xh1f800")?, ADMIN);
+/// assert_eq!(row.id.to_string(), "1541815603606036480"); // decimal, as `Snowflake`'s
+/// assert!(Id::<Order>::from_base32("user_1ASD13XH1F800").is_err()); // another kind's
+/// assert!(user > ADMIN && user.snowflake().machine() == 1); // the fields: by name
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Five names
+///
+/// The common work needs five: [`kind!`](typed::kind) declares a kind (a marker type that
+/// no value has, with the prefix of its IDs in text if it has one); [`Id`](typed::Id) is an
+/// ID of a kind; [`Generator::next_id_of`] issues one; [`BakedSnowflake::typed`] bakes one
+/// (`snowflake!(..).typed()`); and `Id`'s [`to_base32`](typed::Id::to_base32) and
+/// [`from_base32`](typed::Id::from_base32) write and read the short text, its `Display`
+/// and `FromStr` the decimal. Storing needs no name: with the features on, an `Id<K>` is
+/// written and read as a `Snowflake` is (serde: a number, or with `serde::as_string` and
+/// `serde::as_base32`; sqlx, postgres-types, diesel, SeaORM: a BIGINT; arbitrary), and
+/// utoipa, schemars and async-graphql describe each kind under its own name (`UserId`, a
+/// scalar of its own in GraphQL). The rest is for code generic over kinds:
+/// [`Kind`](typed::Kind), sealed (only `kind!` declares one), and
+/// [`AnyId`](typed::AnyId), a `Snowflake` or any `Id`, which the serde helpers take.
+///
+/// One generic type with a marker per kind, as twilight's `Id<Marker>` and Oxide's
+/// `TypedUuid<T>` are: every trait and integration is written once, here, for every kind,
+/// and a kind costs its user one line. In memory an `Id<K>` is its `Snowflake`, a `u64`
+/// (`repr(transparent)`). It has no `Deref` to the `Snowflake`: the fields are read
+/// through [`snowflake`](typed::Id::snowflake), said by name, so that no `&Snowflake`
+/// parameter takes a user's ID unnoticed.
+///
+/// # Prefixes
+///
+/// A prefix is 1 to 16 of `a-z`, `0-9` and `_`, starting with a letter and not ending with
+/// `_` ([`typed::PREFIX_RULE`]): `user`, `order_item`, `v2`. In text it comes before the ID's
+/// 13 characters of base32 and a `_` (`user_1ASD13XH1F800`), as TypeID writes them, and a
+/// kind reads only its own. Anything else fails where the kind is declared.
+///
+/// An `Id<Order>` where an `Id<User>` is expected does not compile, nor does comparing them:
+///
+/// ```compile_fail
+/// use snowflake_kit::typed::{Id, kind};
+///
+/// kind!(pub User);
+/// kind!(pub Order);
+///
+/// fn greet(_: Id<User>) {}
+/// let order: Id<Order> = Id::from_snowflake(snowflake_kit::Snowflake::MIN);
+/// greet(order);
+/// ```
+pub mod typed {
+    #[doc(inline)]
+    pub use snowflake_runtime::typed::{AnyId, Id, Kind, PREFIX_RULE, kind};
+}
 
 /// Builds a Snowflake ID from literal parts at compile time.
 ///

@@ -73,7 +73,10 @@ async fn issues_typed_ids_under_the_same_fence() {
     let generator = start(&store, exact(1, 1), &clock).await.unwrap();
     let first: snowflake_kit::typed::Id<User> = generator.try_next_id_of().unwrap();
     let plain = generator.try_next_id().unwrap();
-    assert_eq!((first.datacenter(), first.machine()), (1, 1));
+    assert_eq!(
+        (first.snowflake().datacenter(), first.snowflake().machine()),
+        (1, 1)
+    );
     assert!(first.snowflake() < plain);
     let ceiling = generator.status().ceiling_ms;
     clock.step(i64::try_from(ceiling - T).unwrap() + 1);

@@ -135,7 +135,7 @@ impl<K: Kind> Id<K> {
     /// use snowflake_kit::typed::{Id, kind};
     ///
     /// kind!(pub User, "user");
-    /// assert_eq!(Id::<User>::from_base32("user_0000003x04400")?.as_u64(), 4_194_439_168);
+    /// assert_eq!(Id::<User>::from_base32("user_0000003x04400")?.snowflake().as_u64(), 4_194_439_168);
     /// assert_eq!(
     ///     Id::<User>::from_base32("order_0000003X04400").unwrap_err().to_string(),
     ///     "no prefix `user_`: this kind's IDs in base32 are `user_` and 13 characters",

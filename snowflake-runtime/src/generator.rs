@@ -250,7 +250,7 @@ impl<C: Clock> Generator<C> {
     /// kind!(pub User);
     /// let ids = snowflake_kit::Generator::new(snowflake_kit::Identity::new(1, 1)?);
     /// let user: Id<User> = ids.next_id_of();
-    /// assert_eq!(user.machine(), 1);
+    /// assert_eq!(user.snowflake().machine(), 1);
     /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     ///
@@ -271,7 +271,7 @@ impl<C: Clock> Generator<C> {
     /// kind!(pub Order);
     /// let ids = snowflake_kit::Generator::new(snowflake_kit::Identity::new(1, 1)?);
     /// let order: Id<Order> = ids.try_next_id_of()?;
-    /// assert_eq!(order.datacenter(), 1);
+    /// assert_eq!(order.snowflake().datacenter(), 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///

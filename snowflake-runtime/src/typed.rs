@@ -1,54 +1,10 @@
-//! Typed IDs: an [`Id<K>`] per kind of thing (users, orders), so that a user's ID can never
-//! be passed where an order's belongs. One generic type with a marker per kind, as
-//! twilight's `Id<Marker>` and Oxide's `TypedUuid<T>` are: every trait and integration is
-//! written once, here, for every kind, and a kind costs its user one line ([`kind!`]).
-//! A derive on each user's newtype would write them all again in every crate, and could
-//! not see which of this crate's features (serde, sqlx, ...) are on.
-//!
-//! ```
-//! use snowflake_kit::typed::{Id, kind};
-//!
-//! kind!(
-//!     /// A user of the shop.
-//!     pub User, "user"
-//! );
-//! kind!(pub Order);
-//!
-//! let user: Id<User> = Id::from_snowflake(snowflake_kit::compose(1_288_834_975_657, 1, 1, 0)?);
-//! assert_eq!(user.to_string(), "4194439168");
-//! assert_eq!(user.datacenter(), 1); // the fields and the time, as a `Snowflake`'s
-//! let order: Id<Order> = user.cast(); // another kind: said by name
-//! assert_eq!(order.snowflake(), user.snowflake());
-//! # Ok::<(), snowflake_kit::FieldRangeError>(())
-//! ```
-//!
-//! An `Id<Order>` where an `Id<User>` is expected does not compile, nor does comparing them:
-//!
-//! ```compile_fail
-//! use snowflake_kit::typed::{Id, kind};
-//!
-//! kind!(pub User);
-//! kind!(pub Order);
-//!
-//! fn greet(_: Id<User>) {}
-//! let order: Id<Order> = Id::from_snowflake(snowflake_kit::Snowflake::MIN);
-//! greet(order);
-//! ```
-//!
-//! In memory an `Id<K>` is its `Snowflake`, a `u64` (`repr(transparent)`); every operation
-//! is the `Snowflake`'s, at its cost. With the features on, an `Id<K>` is written and read
-//! as a `Snowflake` is: serde (a number, or a string with
-//! [`as_string`](crate::serde::as_string) or [`as_base32`](crate::serde::as_base32)),
-//! sqlx, postgres-types, diesel and SeaORM (a BIGINT, SeaORM's primary key too), arbitrary;
-//! utoipa and schemars describe it under its kind's name (`UserId`); in GraphQL every kind
-//! is the one `Snowflake` scalar, since a scalar per kind would say nothing a client's
-//! field types do not.
+//! Typed IDs: an [`Id<K>`] per kind of thing. Documented where users meet them, in
+//! `snowflake_kit::typed`; the items are this module's.
 
 use core::cmp::Ordering;
 use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
-use core::ops::Deref;
 use core::str::FromStr;
 
 use crate::__private::Message;
@@ -142,18 +98,31 @@ pub(crate) const fn prefix_refusal(prefix: &str) -> Option<Message> {
 }
 
 /// Declares a kind of ID: `kind!(pub User)`, or with the prefix of its IDs in text,
-/// `kind!(pub User, "user")`; doc comments and attributes go before the name.
+/// `kind!(pub User, "user")`; doc comments and attributes go before the name. The prefix
+/// is 1 to 16 of `a-z`, `0-9` and `_`, starting with a letter and not ending with `_`
+/// ([`PREFIX_RULE`]); anything else fails the build here, quoting it and naming the fault.
+///
+/// The marker is a type that no value has, named for the kind: declare it in a module of
+/// its own (`kinds::User`), so that your own `User` type keeps its name.
 ///
 /// ```
-/// snowflake_kit::typed::kind!(
-///     /// An order.
-///     pub(crate) Order, "order"
-/// );
-/// type OrderId = snowflake_kit::typed::Id<Order>;
+/// pub mod kinds {
+///     snowflake_kit::typed::kind!(
+///         /// An item of an order.
+///         pub OrderItem, "order_item"
+///     );
+/// }
+/// type OrderItemId = snowflake_kit::typed::Id<kinds::OrderItem>;
 /// ```
+///
+/// ```compile_fail
+/// // error: the prefix "order-item" has `-` at byte 5: a kind's prefix is 1 to 16 of a-z, ...
+/// snowflake_kit::typed::kind!(pub OrderItem, "order-item");
+/// ```
+// Exported at the runtime's root, where `#[macro_export]` puts it, and not hidden there: a
+// re-export of a hidden macro is left out of the facade's docs.
 #[macro_export]
-#[doc(hidden)]
-macro_rules! __kind {
+macro_rules! kind {
     ($(#[$meta:meta])* $vis:vis $name:ident $(, $prefix:literal)? $(,)?) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -210,11 +179,14 @@ macro_rules! __kind_integrations {
 }
 
 #[doc(inline)]
-pub use crate::__kind as kind;
+pub use crate::kind;
 
 /// An ID of kind `K`: a [`Snowflake`] that the type system keeps apart from other kinds.
-/// The fields and the time are the `Snowflake`'s (through `Deref`); the conversions are
-/// named: [`Id::from_snowflake`], [`Id::snowflake`], [`Id::cast`].
+/// The fields and the time are its `Snowflake`'s, said by name ([`Id::snowflake`]): no
+/// `Deref`, which would hand the untyped ID to every `.` and `*` (`fn cancel(order:
+/// &Snowflake)` would take a user's), as twilight's `Id<T>` and newtype-uuid's `TypedUuid<T>`
+/// have none. The conversions are named too: [`Id::from_snowflake`], [`Id::cast`], and
+/// `TryFrom<u64>`, `TryFrom<i64>` and `From<Id<K>> for u64`.
 ///
 /// ```
 /// use snowflake_kit::typed::{Id, kind};
@@ -226,7 +198,7 @@ pub use crate::__kind as kind;
 /// let first: Id<Message> = ids.next_id_of();
 /// let second: Id<Message> = ids.next_id_of();
 /// assert!(first < second);
-/// assert_eq!(first.machine(), 1);
+/// assert_eq!(first.snowflake().machine(), 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[repr(transparent)]
@@ -267,6 +239,12 @@ impl<K: Kind> Id<K> {
         self.id
     }
 
+    /// The `Snowflake`, borrowed: for the integrations that write from a reference.
+    #[cfg_attr(not(feature = "diesel"), allow(dead_code))]
+    pub(crate) const fn as_snowflake(&self) -> &Snowflake {
+        &self.id
+    }
+
     /// The same ID as another kind: for an ID that names two things (an order and its
     /// invoice), said where it happens.
     ///
@@ -285,11 +263,64 @@ impl<K: Kind> Id<K> {
     }
 }
 
-impl<K: Kind> Deref for Id<K> {
-    type Target = Snowflake;
+/// The `Snowflake`, without its kind: as [`Id::snowflake`].
+impl<K: Kind> From<Id<K>> for Snowflake {
+    fn from(id: Id<K>) -> Snowflake {
+        id.id
+    }
+}
 
-    fn deref(&self) -> &Snowflake {
-        &self.id
+/// The ID's `u64`.
+///
+/// ```
+/// snowflake_kit::typed::kind!(pub User);
+/// let user = snowflake_kit::typed::Id::<User>::try_from(4_194_439_168_u64)?;
+/// assert_eq!(u64::from(user), 4_194_439_168);
+/// # Ok::<(), snowflake_kit::IdRangeError>(())
+/// ```
+impl<K: Kind> From<Id<K>> for u64 {
+    fn from(id: Id<K>) -> u64 {
+        id.id.as_u64()
+    }
+}
+
+/// A number as an ID of this kind, as `Snowflake`'s `TryFrom<u64>` reads it.
+///
+/// ```
+/// snowflake_kit::typed::kind!(pub User);
+/// use snowflake_kit::typed::Id;
+///
+/// assert!(Id::<User>::try_from(1_541_815_603_606_036_480_u64).is_ok());
+/// assert_eq!(
+///     Id::<User>::try_from(u64::MAX).unwrap_err().to_string(),
+///     "18446744073709551615 is out of range: an ID is in 0..=9223372036854775807",
+/// );
+/// ```
+impl<K: Kind> TryFrom<u64> for Id<K> {
+    type Error = crate::error::IdRangeError;
+
+    fn try_from(n: u64) -> Result<Id<K>, crate::error::IdRangeError> {
+        Snowflake::try_from_u64(n).map(Id::from_snowflake)
+    }
+}
+
+/// A BIGINT as an ID of this kind, as [`Snowflake::try_from_i64`] reads it.
+///
+/// ```
+/// snowflake_kit::typed::kind!(pub User);
+/// use snowflake_kit::typed::Id;
+///
+/// assert!(Id::<User>::try_from(4_194_439_168_i64).is_ok());
+/// assert_eq!(
+///     Id::<User>::try_from(-5_i64).unwrap_err().to_string(),
+///     "-5 is out of range: an ID is in 0..=9223372036854775807",
+/// );
+/// ```
+impl<K: Kind> TryFrom<i64> for Id<K> {
+    type Error = crate::error::IdRangeError;
+
+    fn try_from(n: i64) -> Result<Id<K>, crate::error::IdRangeError> {
+        Snowflake::try_from_i64(n).map(Id::from_snowflake)
     }
 }
 

@@ -110,9 +110,14 @@ impl StaticSite {
             let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
             let folder = root.join(format!("target/site-tests/{}", std::process::id()));
             let _ = std::fs::remove_dir_all(&folder);
+            // Built where cargo is told to build, not in `target/`: the script once read the
+            // module from `target/` whatever `CARGO_TARGET_DIR` said, and failed, or shipped
+            // a stale one. A relative path, as many set it; CI's own step builds there too.
             let built = Command::new("bash")
                 .arg(root.join("scripts/site.sh"))
                 .arg(folder.join("site"))
+                .env("CARGO_TARGET_DIR", "target/site-build")
+                .current_dir(&root)
                 .output()
                 .unwrap();
             assert!(

@@ -113,8 +113,8 @@ where
     Snowflake: ToSql<BigInt, DB>,
 {
     fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, DB>) -> serialize::Result {
-        // `Deref`: the `Snowflake` inside, borrowed for as long as the ID is.
-        <Snowflake as ToSql<BigInt, DB>>::to_sql(self, out)
+        // The `Snowflake` inside, borrowed for as long as the ID is.
+        <Snowflake as ToSql<BigInt, DB>>::to_sql(self.as_snowflake(), out)
     }
 }
 
@@ -124,7 +124,7 @@ macro_rules! typed_as_bigint_expression {
             type Expression = <i64 as AsExpression<$sql_type>>::Expression;
 
             fn as_expression(self) -> Self::Expression {
-                <i64 as AsExpression<$sql_type>>::as_expression(self.as_i64())
+                <i64 as AsExpression<$sql_type>>::as_expression(self.snowflake().as_i64())
             }
         }
 
@@ -132,7 +132,7 @@ macro_rules! typed_as_bigint_expression {
             type Expression = <i64 as AsExpression<$sql_type>>::Expression;
 
             fn as_expression(self) -> Self::Expression {
-                <i64 as AsExpression<$sql_type>>::as_expression(self.as_i64())
+                <i64 as AsExpression<$sql_type>>::as_expression(self.snowflake().as_i64())
             }
         }
     )+};

@@ -42,7 +42,7 @@ fn a_kind_says_its_name_and_prefix_and_costs_nothing() {
         "-1".parse::<Id<User>>().unwrap_err(),
         "-1".parse::<Snowflake>().unwrap_err()
     );
-    assert_eq!(id.timestamp_ms(), 1_656_432_460_105);
+    assert_eq!(id.snowflake().timestamp_ms(), 1_656_432_460_105);
     assert_eq!(id.cast::<Order>().snowflake(), id.snowflake());
     let mut sorted = [
         Id::<User>::from_snowflake(Snowflake::MAX),
@@ -51,7 +51,7 @@ fn a_kind_says_its_name_and_prefix_and_costs_nothing() {
     ];
     sorted.sort();
     assert_eq!(
-        sorted.map(|id| id.as_u64()),
+        sorted.map(u64::from),
         [0, TWEET, Snowflake::MAX.as_u64()]
     );
 }

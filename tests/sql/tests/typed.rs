@@ -61,7 +61,7 @@ mod sqlx_tests {
                         .fetch_one(&mut *conn)
                         .await
                         .unwrap();
-                assert_eq!((back, raw), (user, user.as_i64()));
+                assert_eq!((back, raw), (user, user.snowflake().as_i64()));
                 let order: Id<Order> = sqlx::query_scalar("SELECT id FROM orders WHERE id = $1")
                     .bind(order_of(user))
                     .fetch_one(&mut *conn)
@@ -182,7 +182,7 @@ mod diesel_tests {
                 .map(|user| OrderRow {
                     id: order_of(user),
                     user_id: user,
-                    replaces: (user.as_u64() > 0).then(|| order_of(users()[0])),
+                    replaces: (user.snowflake().as_u64() > 0).then(|| order_of(users()[0])),
                 })
                 .collect();
             diesel::insert_into(orders::table)
