@@ -217,7 +217,7 @@ impl<W: Write> Out<W> {
         self.buf.write_all(b"{\"id\":\"")?;
         self.int(id.as_u64())?;
         self.buf.write_all(b"\",\"base32\":\"")?;
-        self.buf.write_all(id.to_base32().as_str().as_bytes())?;
+        self.buf.write_all(id.to_base32().digits().as_bytes())?;
         self.buf.write_all(b"\",\"timestamp_ms\":")?;
         self.int(p.timestamp_ms)?;
         self.buf.write_all(b",\"time\":\"")?;
@@ -272,7 +272,7 @@ impl<W: Write> Out<W> {
     /// The ID in decimal, or in base32 when asked.
     fn id(&mut self, id: Snowflake) -> io::Result<()> {
         if self.format == Format::Base32 {
-            self.buf.write_all(id.to_base32().as_str().as_bytes())
+            self.buf.write_all(id.to_base32().digits().as_bytes())
         } else {
             self.int(id.as_u64())
         }

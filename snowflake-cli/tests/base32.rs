@@ -98,7 +98,7 @@ fn base32_errors_name_the_character_and_its_place() {
         ("user_00000000000", "11 characters: an ID in base32 is 13"),
         (
             "Z000000000000",
-            "number too large: an ID is at most 9223372036854775807",
+            "first digit `Z` too large: an ID in base32 is at most 7ZZZZZZZZZZZZ, its first digit 0-7",
         ),
         // 14 characters are decimal.
         (

@@ -853,7 +853,10 @@ fn a_pasted_id_that_is_no_id_is_refused_in_the_runtimes_words() {
             "id = TWEET",
             "`id`: expected an ID: an integer literal in 0..=9223372036854775807, or a string of base32 (13 characters, after a kind's prefix and `_` if any), found `TWEET`; `snowflake!` takes literals",
         ),
-        ("id = \"8000000000000\"", "`id`: number too large"),
+        (
+            "id = \"8000000000000\"",
+            "`id`: first digit `8` too large: an ID in base32 is at most 7ZZZZZZZZZZZZ, its first digit 0-7",
+        ),
         (
             "id = \"1ASD13XH1F80U\"",
             "`id`: invalid character `U` at byte 12: base32 is 0-9 and A-Z without U",

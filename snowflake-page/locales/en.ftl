@@ -103,6 +103,7 @@ error-id-character = { $character } (character { $position }) is not a digit: a 
 error-id-too-large = The number is too large: a Snowflake ID is at most { $max }.
 error-id-base32-character = { $character } (character { $position }) is not a character of base32: an ID in base32 is written with the digits and the letters A to Z, but not U.
 error-id-base32-length = An ID in base32 has { $digits } characters; this one has { $length }.
+error-id-base32-too-large = The first character, { $character }, is too large: an ID in base32 is at most { $max }, its first character 0 to { $highest }.
 
 ## Dates in the text
 

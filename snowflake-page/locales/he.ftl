@@ -102,6 +102,7 @@ error-id-character = התו { $character } (במיקום { $position }) אינו
 error-id-too-large = המספר גדול מדי: מזהה Snowflake אינו יכול לעלות על { $max }.
 error-id-base32-character = התו { $character } (במיקום { $position }) אינו תו של base32: מזהה ב־base32 נכתב בספרות ובאותיות A עד Z, מלבד U.
 error-id-base32-length = למזהה ב־base32 יש { $digits } תווים; לזה יש { $length }.
+error-id-base32-too-large = התו הראשון, { $character }, גדול מדי: מזהה ב־base32 הוא לכל היותר { $max }, והתו הראשון שלו בין 0 ל־{ $highest }.
 
 ## Dates in the text
 

@@ -84,6 +84,7 @@ error-id-character = { $character } (karakter ke-{ $position }) bukan digit: ID 
 error-id-too-large = Bilangan ini terlalu besar: nilai ID Snowflake paling besar { $max }.
 error-id-base32-character = { $character } (karakter ke-{ $position }) bukan karakter base32: ID dalam base32 ditulis dengan digit dan huruf A sampai Z, kecuali U.
 error-id-base32-length = ID dalam base32 terdiri atas { $digits } karakter; yang ini { $length }.
+error-id-base32-too-large = Karakter pertama, { $character }, terlalu besar: ID dalam base32 paling besar { $max }, dengan karakter pertama 0 sampai { $highest }.
 
 ## Dates in the text
 

@@ -145,6 +145,10 @@ fn range_error(words: &Words, args: Args, error: &FieldRangeError) -> Markup {
     )
 }
 
+/// The largest ID in base32, and its first digit.
+const LARGEST_BASE32: &str = "7ZZZZZZZZZZZZ";
+const LARGEST_FIRST: &str = "7";
+
 /// Why a text is not an ID.
 pub(crate) fn id_error(words: &Words, error: &ParseSnowflakeError) -> Markup {
     // Base32's width: every message of the decode box may name it.
@@ -175,6 +179,15 @@ pub(crate) fn id_error(words: &Words, error: &ParseSnowflakeError) -> Markup {
         ParseSnowflakeError::Base32Length { length } => words.format(
             "error-id-base32-length",
             &args.number("length", length as u64),
+        ),
+        // The largest ID's text and its first digit, the format's rather than the words':
+        // literals, for the module's budget (a test holds them to `Snowflake::MAX`).
+        ParseSnowflakeError::Base32TooLarge { first } => words.format(
+            "error-id-base32-too-large",
+            &args
+                .typed("character", &first.to_string())
+                .typed("max", LARGEST_BASE32)
+                .typed("highest", LARGEST_FIRST),
         ),
         _ => words.format("error-id-empty", &args),
     }
@@ -279,7 +292,7 @@ mod tests {
         ),
     ];
 
-    const ID_CASES: [(&str, &str); 6] = [
+    const ID_CASES: [(&str, &str); 7] = [
         (
             "",
             "Enter an ID: in decimal digits, or in the 13 characters of its base32 form.",
@@ -304,7 +317,18 @@ mod tests {
             "user_",
             "An ID in base32 has 13 characters; this one has 0.",
         ),
+        (
+            "8000000000000",
+            "The first character, 8, is too large: an ID in base32 is at most 7ZZZZZZZZZZZZ, its first character 0 to 7.",
+        ),
     ];
+
+    #[test]
+    fn the_largest_base32_is_the_formats() {
+        let max = snowflake_kit::Snowflake::MAX.to_base32();
+        assert_eq!(super::LARGEST_BASE32, max.digits());
+        assert!(max.digits().starts_with(super::LARGEST_FIRST));
+    }
 
     /// The error the page shows for `typed` in `field`, read as `lang` writes numbers.
     fn field_message(lang: Lang, field: Field, typed: &str) -> String {

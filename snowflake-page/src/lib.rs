@@ -140,7 +140,7 @@ fn result(words: &Words, id: Snowflake, decoded: bool) -> Markup {
                 data-selected=(attribute(&words.get("selected"))) hidden { (words.get("copy")) }
         }
         "\n"
-        p { (words.get("result-base32")) " " output id="base32" dir="ltr" { (id.to_base32().as_str()) } }
+        p { (words.get("result-base32")) " " output id="base32" dir="ltr" { (id.to_base32().digits()) } }
         "\n"
         @if decoded && id.is_near_epoch() {
             p { (words.get("result-near-epoch")) } "\n"

@@ -221,13 +221,15 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN strpos('0123456789ABCDEFGHJKMNPQRSTVWXYZ', substr(digits, i, 1))::bigint - 1;
 
 -- `text` read, `digits` being it in upper case with Crockford's substitutions made. Checked in
--- the runtime's order: a prefix (`_`), the first character that is no digit (its byte offset,
--- from 0), the length, the first digit (at most 7, so that the sign bit is clear). The
--- messages are the runtime's; `left(text, 0)`, empty, ties a constant one to its row.
+-- the runtime's order: a prefix (something, `_`, then 13 bytes), the first character that is
+-- no digit (its byte offset, from 0), the length, the first digit (at most 7, so that the
+-- sign bit is clear). The messages are the runtime's; `left(text, 0)`, empty, ties a
+-- constant one to its row.
 CREATE OR REPLACE FUNCTION snowflake._from_base32(text text, digits text) RETURNS bigint
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN CASE
-    WHEN strpos(text, '_') > 0 THEN snowflake._raise('22P02', 'a prefix: this ID in base32 is '
+    WHEN text ~ '^.+_[^_]*$' AND octet_length(substring(text FROM '[^_]*$')) = 13
+        THEN snowflake._raise('22P02', 'a prefix: this ID in base32 is '
         || '13 characters and no prefix' || left(text, 0))
     WHEN digits !~ '^[0-9A-HJKMNP-TV-Z]*$' THEN snowflake._raise('22P02', 'invalid character `'
         || substr(text, strpos(digits, substring(digits FROM '[^0-9A-HJKMNP-TV-Z]')), 1)
@@ -236,8 +238,8 @@ RETURN CASE
         || ': base32 is 0-9 and A-Z without U')
     WHEN length(digits) <> 13 THEN snowflake._raise('22P02', length(digits)::text
         || ' characters: an ID in base32 is 13')
-    WHEN snowflake._value32(digits, 1) > 7 THEN snowflake._raise('22003',
-        'number too large: an ID is at most 9223372036854775807' || left(text, 0))
+    WHEN snowflake._value32(digits, 1) > 7 THEN snowflake._raise('22003', 'first digit `'
+        || left(text, 1) || '` too large: an ID in base32 is at most 7ZZZZZZZZZZZZ, its first digit 0-7')
     ELSE (snowflake._value32(digits, 1) << 60) | (snowflake._value32(digits, 2) << 55)
         | (snowflake._value32(digits, 3) << 50) | (snowflake._value32(digits, 4) << 45)
         | (snowflake._value32(digits, 5) << 40) | (snowflake._value32(digits, 6) << 35)

@@ -36,7 +36,7 @@ impl Snowflake {
     /// ```
     /// let id = snowflake_kit::compose(1_288_834_975_657, 1, 1, 0)?;
     /// assert_eq!(id.to_base32().to_string(), "0000003X04400");
-    /// assert_eq!(snowflake_kit::Snowflake::MAX.to_base32().as_str(), "7ZZZZZZZZZZZZ");
+    /// assert_eq!(snowflake_kit::Snowflake::MAX.to_base32().digits(), "7ZZZZZZZZZZZZ");
     /// # Ok::<(), snowflake_kit::FieldRangeError>(())
     /// ```
     pub const fn to_base32(self) -> Base32 {
@@ -60,21 +60,30 @@ impl Snowflake {
     ///     "invalid character `U` at byte 12: base32 is 0-9 and A-Z without U",
     /// );
     /// assert_eq!(Snowflake::from_base32("80000000000000"), Err(ParseSnowflakeError::Base32Length { length: 14 }));
-    /// assert_eq!(Snowflake::from_base32("8000000000000"), Err(ParseSnowflakeError::TooLarge));
+    /// assert_eq!(
+    ///     Snowflake::from_base32("8000000000000").unwrap_err().to_string(),
+    ///     "first digit `8` too large: an ID in base32 is at most 7ZZZZZZZZZZZZ, its first digit 0-7",
+    /// );
+    /// assert_eq!(
+    ///     Snowflake::from_base32("0000003X0440_").unwrap_err().to_string(),
+    ///     "invalid character `_` at byte 12: base32 is 0-9 and A-Z without U",
+    /// );
     /// # Ok::<(), ParseSnowflakeError>(())
     /// ```
     ///
     /// # Errors
     ///
     /// A [`ParseSnowflakeError`]: the first character that is no digit of base32, with its
-    /// position; a length other than 13; a prefix; a value past `i64::MAX`.
+    /// position; a length other than 13; a prefix (a text that reads as one: something, `_`,
+    /// 13 characters); a first digit past 7.
     pub fn from_base32(text: &str) -> Result<Snowflake, ParseSnowflakeError> {
         decode(text, None)
     }
 
     /// Reads an ID a person gives in either form: 13 characters, or any text with a `_`, as
     /// base32 (after the prefix of a typed ID, of any kind: the prefix is skipped
-    /// unchecked); anything else as decimal digits. Base32 is fixed width, so 13
+    /// unchecked, for a decoder of every kind's IDs; [`Id::read_decimal_or_base32`] reads
+    /// one kind's only); anything else as decimal digits. Base32 is fixed width, so 13
     /// characters are base32 even when all are digits: a decimal ID of 13 digits is within
     /// 40 minutes of the epoch, and reads as decimal with a leading zero. What decoders for
     /// people take (the `snowflake` command, the server's API and page).
@@ -128,6 +137,37 @@ impl<K: Kind> Id<K> {
         }
     }
 
+    /// Reads an ID a person gives in either form, as
+    /// [`Snowflake::read_decimal_or_base32`] does, but for this kind only: a base32 text
+    /// with a prefix must have this kind's (`order_...` is no user's ID), one without is
+    /// read as the plain 13 characters, and decimal digits as decimal.
+    ///
+    /// ```
+    /// use snowflake_kit::typed::{Id, kind};
+    ///
+    /// kind!(pub User, "user");
+    /// let tweet = Id::<User>::try_from(1_541_815_603_606_036_480_u64)?;
+    /// assert_eq!(Id::<User>::read_decimal_or_base32("user_1ASD13XH1F800"), Ok(tweet));
+    /// assert_eq!(Id::<User>::read_decimal_or_base32("1ASD13XH1F800"), Ok(tweet));
+    /// assert_eq!(Id::<User>::read_decimal_or_base32("1541815603606036480"), Ok(tweet));
+    /// assert_eq!(
+    ///     Id::<User>::read_decimal_or_base32("order_1ASD13XH1F800").unwrap_err().to_string(),
+    ///     "no prefix `user_`: this kind's IDs in base32 are `user_` and 13 characters",
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Snowflake::read_decimal_or_base32`], and a prefix other than the kind's.
+    pub fn read_decimal_or_base32(text: &str) -> Result<Id<K>, ParseSnowflakeError> {
+        if text.contains('_') {
+            Id::from_base32(text)
+        } else {
+            Snowflake::read_decimal_or_base32(text).map(Id::from_snowflake)
+        }
+    }
+
     /// Reads what [`to_base32`](Id::to_base32) writes: the kind's prefix and `_`, exactly,
     /// then 13 characters read as [`Snowflake::from_base32`] reads them.
     ///
@@ -164,7 +204,9 @@ pub(crate) const fn encode(id: u64) -> [u8; Base32::LEN] {
     digits
 }
 
-/// Reads `text`: `prefix` and `_` first if given, none otherwise, then 13 digits.
+/// Reads `text`: `prefix` and `_` first if given, none otherwise, then 13 digits. Without
+/// one, a text is taken for a prefixed one (and refused as such) only where it reads as one:
+/// something, `_`, then 13 characters; any other `_` is a character that is no digit.
 fn decode(text: &str, prefix: Option<&'static str>) -> Result<Snowflake, ParseSnowflakeError> {
     let wrong_prefix = ParseSnowflakeError::Base32Prefix { expected: prefix };
     let start = match prefix {
@@ -172,8 +214,12 @@ fn decode(text: &str, prefix: Option<&'static str>) -> Result<Snowflake, ParseSn
             Some(rest) if rest.starts_with('_') => prefix.len() + 1,
             _ => return Err(wrong_prefix),
         },
-        None if text.contains('_') => return Err(wrong_prefix),
-        None => 0,
+        None => match text.bytes().rposition(|b| b == b'_') {
+            Some(underscore) if underscore > 0 && text.len() - underscore - 1 == Base32::LEN => {
+                return Err(wrong_prefix);
+            }
+            _ => 0,
+        },
     };
     digits(text, start)
 }
@@ -203,9 +249,12 @@ fn digits(text: &str, start: usize) -> Result<Snowflake, ParseSnowflakeError> {
         return Err(ParseSnowflakeError::Base32Length { length });
     }
     // 13 digits are 65 bits: the first, 0 to 7, keeps the top two clear.
-    match digit(text.as_bytes()[start]) {
+    let first = text.as_bytes()[start];
+    match digit(first) {
         Some(0..=7) => Ok(Snowflake::from_valid(value)),
-        _ => Err(ParseSnowflakeError::TooLarge),
+        _ => Err(ParseSnowflakeError::Base32TooLarge {
+            first: char::from(first),
+        }),
     }
 }
 
@@ -218,7 +267,7 @@ fn digits(text: &str, start: usize) -> Result<Snowflake, ParseSnowflakeError> {
 /// use snowflake_kit::Snowflake;
 ///
 /// let text = Snowflake::MIN.to_base32();
-/// assert_eq!(text.as_str(), "0000000000000");
+/// assert_eq!(text.digits(), "0000000000000");
 /// assert_eq!(text.prefix(), None);
 /// assert_eq!(format!("{text}"), "0000000000000");
 /// ```
@@ -236,12 +285,20 @@ impl Base32 {
     /// ```
     pub const LEN: usize = 13;
 
-    /// The 13 digits, without the prefix.
+    /// The 13 digits alone, without a typed ID's prefix (which `Display` writes before
+    /// them): what [`Snowflake::from_base32`] reads, where
+    /// [`Id::from_base32`](crate::typed::Id::from_base32) reads the whole text.
     ///
     /// ```
-    /// assert_eq!(snowflake_kit::Snowflake::MAX.to_base32().as_str(), "7ZZZZZZZZZZZZ");
+    /// snowflake_kit::typed::kind!(pub User, "user");
+    /// let user = snowflake_kit::typed::Id::<User>::try_from(4_194_439_168_u64)?;
+    /// let text = user.to_base32();
+    /// assert_eq!(text.digits(), "0000003X04400");
+    /// assert_eq!(text.to_string(), "user_0000003X04400");
+    /// assert_eq!(snowflake_kit::Snowflake::MAX.to_base32().digits(), "7ZZZZZZZZZZZZ");
+    /// # Ok::<(), snowflake_kit::IdRangeError>(())
     /// ```
-    pub const fn as_str(&self) -> &str {
+    pub const fn digits(&self) -> &str {
         match core::str::from_utf8(&self.digits) {
             Ok(digits) => digits,
             // Every digit is a byte of the ASCII alphabet.
@@ -267,7 +324,7 @@ impl fmt::Display for Base32 {
             f.write_str(prefix)?;
             f.write_str("_")?;
         }
-        f.write_str(self.as_str())
+        f.write_str(self.digits())
     }
 }
 

@@ -45,6 +45,12 @@ pub enum ParseSnowflakeError {
         /// Its byte offset in the text.
         position: usize,
     },
+    /// Base32 text of 13 digits whose first is past 7: 65 bits, where an ID has 63 (the
+    /// largest is `7ZZZZZZZZZZZZ`).
+    Base32TooLarge {
+        /// The first digit, as written.
+        first: char,
+    },
     /// Base32 text whose digits are not 13 characters.
     Base32Length {
         /// How many characters there are, after the prefix.
@@ -80,6 +86,11 @@ impl fmt::Display for ParseSnowflakeError {
                 f,
                 "invalid character `{}` at byte {position}: base32 is 0-9 and A-Z without U",
                 character.escape_debug()
+            ),
+            ParseSnowflakeError::Base32TooLarge { first } => write!(
+                f,
+                "first digit `{}` too large: an ID in base32 is at most 7ZZZZZZZZZZZZ, its first digit 0-7",
+                first.escape_debug()
             ),
             ParseSnowflakeError::Base32Length { length } => {
                 write!(f, "{length} characters: an ID in base32 is 13")

@@ -296,6 +296,8 @@ impl fmt::Display for Expected {
 /// # Errors
 ///
 /// A [`NumberError`] that says what the text is instead.
+// Hidden, as in the 0.1 API: `pub` only so that `__private` can pass it on.
+#[doc(hidden)]
 pub fn parse_decimal(text: &str) -> Result<u64, NumberError> {
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     if digits(text) {

@@ -428,7 +428,13 @@ pub mod as_base32 {
         type Value = T;
 
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("an ID in base32: 13 characters of Crockford's alphabet")
+            match T::PREFIX {
+                Some(prefix) => write!(
+                    f,
+                    "an ID in base32: `{prefix}_` and 13 characters of Crockford's alphabet"
+                ),
+                None => f.write_str("an ID in base32: 13 characters of Crockford's alphabet"),
+            }
         }
 
         fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
@@ -517,6 +523,79 @@ pub mod as_base32 {
             deserializer: D,
         ) -> Result<Option<T>, D::Error> {
             Option::<Wrapped<T>>::deserialize(deserializer).map(|id| id.map(|Wrapped(id)| id))
+        }
+    }
+
+    /// `Vec<Snowflake>` (or of a typed ID) as a sequence of base32 texts, as [the
+    /// module](super) writes one.
+    ///
+    /// ```
+    /// use serde::{Deserialize, Serialize};
+    /// use snowflake_kit::typed::{Id, kind};
+    ///
+    /// kind!(pub User, "user");
+    /// #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    /// struct Team {
+    ///     #[serde(with = "snowflake_kit::serde::as_base32::vec")]
+    ///     members: Vec<Id<User>>,
+    /// }
+    ///
+    /// let team = Team { members: vec![Id::try_from(4_194_439_168_u64)?] };
+    /// let json = serde_json::to_string(&team)?;
+    /// assert_eq!(json, r#"{"members":["user_0000003X04400"]}"#);
+    /// assert_eq!(serde_json::from_str::<Team>(&json)?, team);
+    /// let refused = serde_json::from_str::<Team>(r#"{"members":[12345]}"#).unwrap_err();
+    /// assert!(refused.to_string().starts_with(
+    ///     "invalid type: integer `12345`, expected an ID in base32: `user_` and 13 characters"
+    /// ));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "std")]
+    pub mod vec {
+        use std::vec::Vec;
+
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        use super::Wrapped;
+        use crate::typed::AnyId;
+
+        /// Serializes the IDs as a sequence of base32 texts.
+        ///
+        /// ```
+        /// use snowflake_kit::{serde::as_base32, Snowflake};
+        ///
+        /// let json = as_base32::vec::serialize(&[Snowflake::MAX], serde_json::value::Serializer)?;
+        /// assert_eq!(json, serde_json::json!(["7ZZZZZZZZZZZZ"]));
+        /// # Ok::<(), serde_json::Error>(())
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// Whatever the serializer reports.
+        pub fn serialize<T: AnyId, S: Serializer>(
+            ids: &[T],
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            serializer.collect_seq(ids.iter().map(|&id| Wrapped(id)))
+        }
+
+        /// Deserializes a sequence of base32 texts.
+        ///
+        /// ```
+        /// let ids: Vec<snowflake_kit::Snowflake> =
+        ///     snowflake_kit::serde::as_base32::vec::deserialize(serde_json::json!(["0000000000001"]))?;
+        /// assert_eq!(ids[0].as_u64(), 1);
+        /// # Ok::<(), serde_json::Error>(())
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// When the input is not a sequence, or an element is not an ID in base32.
+        pub fn deserialize<'de, T: AnyId, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Vec<T>, D::Error> {
+            let ids = Vec::<Wrapped<T>>::deserialize(deserializer)?;
+            Ok(ids.into_iter().map(|Wrapped(id)| id).collect())
         }
     }
 }

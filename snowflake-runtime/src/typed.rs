@@ -411,7 +411,7 @@ pub trait AnyId: Copy + sealed::Sealed {
     /// use snowflake_kit::Snowflake;
     /// use snowflake_kit::typed::AnyId;
     ///
-    /// assert_eq!(AnyId::to_base32(Snowflake::MAX).as_str(), "7ZZZZZZZZZZZZ");
+    /// assert_eq!(AnyId::to_base32(Snowflake::MAX).digits(), "7ZZZZZZZZZZZZ");
     /// ```
     fn to_base32(self) -> Base32;
 
@@ -429,9 +429,22 @@ pub trait AnyId: Copy + sealed::Sealed {
     ///
     /// As theirs.
     fn from_base32(text: &str) -> Result<Self, ParseSnowflakeError>;
+
+    /// The prefix of the ID's text in base32: its kind's, or none for a `Snowflake`.
+    ///
+    /// ```
+    /// use snowflake_kit::Snowflake;
+    /// use snowflake_kit::typed::{AnyId, Id, kind};
+    ///
+    /// kind!(pub User, "user");
+    /// assert_eq!((<Snowflake as AnyId>::PREFIX, <Id<User> as AnyId>::PREFIX), (None, Some("user")));
+    /// ```
+    const PREFIX: Option<&'static str>;
 }
 
 impl AnyId for Snowflake {
+    const PREFIX: Option<&'static str> = None;
+
     fn to_snowflake(self) -> Snowflake {
         self
     }
@@ -450,6 +463,8 @@ impl AnyId for Snowflake {
 }
 
 impl<K: Kind> AnyId for Id<K> {
+    const PREFIX: Option<&'static str> = K::PREFIX;
+
     fn to_snowflake(self) -> Snowflake {
         self.id
     }

@@ -28,7 +28,7 @@ fn known_answers_both_ways() {
     assert!(answers.len() >= 19, "{answers:?}");
     for (id, text) in answers {
         let id = Snowflake::try_from(id).unwrap();
-        assert_eq!(id.to_base32().as_str(), text);
+        assert_eq!(id.to_base32().digits(), text);
         assert_eq!(id.to_base32().to_string(), text);
         assert_eq!(Snowflake::from_base32(&text), Ok(id), "{text}");
         assert_eq!(
@@ -142,6 +142,50 @@ fn prefixes_are_the_kinds_exactly() {
         ParseSnowflakeError::Base32Prefix { expected: None }.to_string(),
         "a prefix: this ID in base32 is 13 characters and no prefix"
     );
+    // A `_` is a prefix's only where the text reads as one: something, `_`, 13 characters.
+    for (text, expected) in [
+        (
+            "user_0000003X04400",
+            ParseSnowflakeError::Base32Prefix { expected: None },
+        ),
+        (
+            "a_b_0000003X04400",
+            ParseSnowflakeError::Base32Prefix { expected: None },
+        ),
+        (
+            "0000003X0440_",
+            ParseSnowflakeError::InvalidBase32Character {
+                character: '_',
+                position: 12,
+            },
+        ),
+        (
+            "_0000003X04400",
+            ParseSnowflakeError::InvalidBase32Character {
+                character: '_',
+                position: 0,
+            },
+        ),
+        (
+            "x_000000000000",
+            ParseSnowflakeError::InvalidBase32Character {
+                character: '_',
+                position: 1,
+            },
+        ),
+    ] {
+        assert_eq!(Snowflake::from_base32(text), Err(expected), "{text}");
+    }
+    assert_eq!(
+        Snowflake::from_base32("9000000000000"),
+        Err(ParseSnowflakeError::Base32TooLarge { first: '9' })
+    );
+    assert_eq!(
+        Id::<User>::from_base32("user_z000000000000")
+            .unwrap_err()
+            .to_string(),
+        "first digit `z` too large: an ID in base32 is at most 7ZZZZZZZZZZZZ, its first digit 0-7"
+    );
     let min = Snowflake::MIN;
     assert_eq!(Id::<Plain>::from_snowflake(min).to_base32().prefix(), None);
     assert_eq!(
@@ -155,12 +199,12 @@ proptest! {
     fn round_trip_and_order_over_the_whole_range(a in 0..=i64::MAX as u64, b in 0..=i64::MAX as u64) {
         let (a, b) = (Snowflake::try_from(a).unwrap(), Snowflake::try_from(b).unwrap());
         let (ta, tb) = (a.to_base32(), b.to_base32());
-        prop_assert_eq!(Snowflake::from_base32(ta.as_str()), Ok(a));
-        prop_assert_eq!(ta.as_str().cmp(tb.as_str()), a.cmp(&b));
+        prop_assert_eq!(Snowflake::from_base32(ta.digits()), Ok(a));
+        prop_assert_eq!(ta.digits().cmp(tb.digits()), a.cmp(&b));
         // The oracle writes no leading zeros.
         let oracle = format!("{:0>13}", crockford::encode(a.as_u64()));
-        prop_assert_eq!(ta.as_str(), oracle.as_str());
-        prop_assert_eq!(crockford::decode(ta.as_str()).ok(), Some(a.as_u64()));
+        prop_assert_eq!(ta.digits(), oracle.as_str());
+        prop_assert_eq!(crockford::decode(ta.digits()).ok(), Some(a.as_u64()));
     }
 
     #[test]
@@ -173,9 +217,9 @@ proptest! {
                     || matches!(text.as_bytes()[0], b'O' | b'o' | b'I' | b'i' | b'L' | b'l'));
                 let canonical = text.to_uppercase().replace('O', "0").replace(['I', 'L'], "1");
                 let written = id.to_base32();
-                prop_assert_eq!(written.as_str(), canonical.as_str());
+                prop_assert_eq!(written.digits(), canonical.as_str());
             }
-            Err(err) => prop_assert_eq!(err, ParseSnowflakeError::TooLarge),
+            Err(err) => prop_assert!(matches!(err, ParseSnowflakeError::Base32TooLarge { .. }), "{:?}", err),
         }
     }
 }

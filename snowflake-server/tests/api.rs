@@ -104,7 +104,11 @@ fn bad_input_is_a_400_naming_the_field() {
             "id",
             "`U` at byte 17: base32",
         ),
-        ("/v1/decode/8000000000000", "id", "number too large"),
+        (
+            "/v1/decode/8000000000000",
+            "id",
+            "first digit `8` too large",
+        ),
         ("/v1/decode/18446744073709551615", "id", "number too large"),
         ("/v1/decode/9223372036854775808", "id", "number too large"),
         (

@@ -50,10 +50,7 @@ fn a_kind_says_its_name_and_prefix_and_costs_nothing() {
         Id::from_snowflake(Snowflake::MIN),
     ];
     sorted.sort();
-    assert_eq!(
-        sorted.map(u64::from),
-        [0, TWEET, Snowflake::MAX.as_u64()]
-    );
+    assert_eq!(sorted.map(u64::from), [0, TWEET, Snowflake::MAX.as_u64()]);
 }
 
 #[derive(Serialize, Deserialize, PartialEq, Debug)]

@@ -180,10 +180,18 @@ async fn base32_is_the_runtimes_both_ways_with_its_errors() {
         "8000000000000",
         "zzzzzzzzzzzzz",
         "user_0000000000000",
+        // A `_` is a prefix's only before 13 characters, after something.
+        "0000003X0440_",
+        "_0000003X04400",
+        "a_b_0000003X04400",
+        "x_000000000000",
+        "é_0000003X04400",
     ] {
         let expected = Snowflake::from_base32(text).unwrap_err();
         let code = match expected {
-            snowflake_kit::ParseSnowflakeError::TooLarge => SqlState::NUMERIC_VALUE_OUT_OF_RANGE,
+            snowflake_kit::ParseSnowflakeError::Base32TooLarge { .. } => {
+                SqlState::NUMERIC_VALUE_OUT_OF_RANGE
+            }
             _ => SqlState::INVALID_TEXT_REPRESENTATION,
         };
         let sql = format!("SELECT base32.from_base32('{text}')");
