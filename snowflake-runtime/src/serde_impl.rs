@@ -422,6 +422,37 @@ pub mod as_base32 {
     /// ```
     pub const PATTERN: &str = "^[0-7][0-9A-HJKMNP-TV-Z]{12}$";
 
+    /// The schema of an ID written by `as_base32`, for a struct that derives one: a string
+    /// matching [`PATTERN`], as [`as_string::SnowflakeString`](super::as_string::SnowflakeString)
+    /// is for `as_string`. With feature `utoipa` it is a `ToSchema`, named
+    /// `SnowflakeBase32`; with `schemars`, a `JsonSchema`. A typed ID's text has its kind's
+    /// prefix and `_` before the 13 characters, which this pattern does not allow: describe
+    /// such a field with a pattern of its own (`^user_[0-7][0-9A-HJKMNP-TV-Z]{12}$`).
+    ///
+    /// ```text
+    /// #[serde(with = "snowflake_kit::serde::as_base32")]
+    /// #[schema(value_type = snowflake_kit::serde::as_base32::SnowflakeBase32)]
+    /// #[schemars(with = "snowflake_kit::serde::as_base32::SnowflakeBase32")]
+    /// id: Snowflake,
+    /// ```
+    ///
+    /// It has no values: it only names a schema.
+    ///
+    /// ```
+    /// # #[cfg(feature = "utoipa")] {
+    /// use snowflake_kit::serde::as_base32::{PATTERN, SnowflakeBase32};
+    /// use utoipa::PartialSchema;
+    ///
+    /// let schema = serde_json::to_value(SnowflakeBase32::schema())?;
+    /// assert_eq!(schema["type"], "string");
+    /// assert_eq!(schema["pattern"], PATTERN);
+    /// # }
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    #[cfg(any(feature = "utoipa", feature = "schemars"))]
+    #[derive(Debug, Clone, Copy)]
+    pub enum SnowflakeBase32 {}
+
     struct Text<T>(PhantomData<T>);
 
     impl<T: AnyId> Visitor<'_> for Text<T> {

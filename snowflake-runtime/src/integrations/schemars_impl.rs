@@ -74,3 +74,23 @@ impl JsonSchema for crate::serde_impl::as_string::SnowflakeString {
         })
     }
 }
+
+/// A string of base32 matching `as_base32::PATTERN`.
+#[cfg(feature = "serde")]
+impl JsonSchema for crate::serde_impl::as_base32::SnowflakeBase32 {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SnowflakeBase32")
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed("snowflake_kit::serde::as_base32::SnowflakeBase32")
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "string",
+            "pattern": crate::serde_impl::as_base32::PATTERN,
+            "description": std::format!("{DESCRIPTION}; as 13 characters of base32, sorted as the IDs are"),
+        })
+    }
+}

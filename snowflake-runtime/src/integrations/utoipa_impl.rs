@@ -68,6 +68,26 @@ mod as_string {
             Cow::Borrowed("SnowflakeString")
         }
     }
+
+    /// A string of base32 matching `as_base32::PATTERN`.
+    impl PartialSchema for crate::serde_impl::as_base32::SnowflakeBase32 {
+        fn schema() -> RefOr<Schema> {
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .pattern(Some(crate::serde_impl::as_base32::PATTERN))
+                .description(Some(format!(
+                    "{DESCRIPTION}; as 13 characters of base32, sorted as the IDs are"
+                )))
+                .into()
+        }
+    }
+
+    /// A component named `SnowflakeBase32`.
+    impl ToSchema for crate::serde_impl::as_base32::SnowflakeBase32 {
+        fn name() -> Cow<'static, str> {
+            Cow::Borrowed("SnowflakeBase32")
+        }
+    }
 }
 
 /// A typed ID's schema is its `Snowflake`'s, titled for its kind (`UserId` for `Id<User>`)

@@ -10,6 +10,7 @@ use schemars::{JsonSchema, schema_for};
 use serde::Serialize;
 use serde_json::{Value, json};
 use snowflake_kit::Snowflake;
+use snowflake_kit::serde::as_base32::SnowflakeBase32;
 use snowflake_kit::serde::as_string::{PATTERN, SnowflakeString};
 use support::{TWEET, ids};
 
@@ -26,6 +27,12 @@ struct Tweet {
     #[serde(with = "snowflake_kit::serde::as_string::vec")]
     #[schemars(with = "Vec<SnowflakeString>")]
     thread: Vec<Snowflake>,
+    #[serde(with = "snowflake_kit::serde::as_base32")]
+    #[schemars(with = "SnowflakeBase32")]
+    short: Snowflake,
+    #[serde(with = "snowflake_kit::serde::as_base32::vec")]
+    #[schemars(with = "Vec<SnowflakeBase32>")]
+    shorts: Vec<Snowflake>,
     parent: Option<Snowflake>,
 }
 
@@ -39,6 +46,8 @@ fn tweet(id: Snowflake) -> Value {
         id_text: id,
         in_reply_to: Some(id),
         thread: vec![Snowflake::MIN, id, Snowflake::MAX],
+        short: id,
+        shorts: vec![Snowflake::MIN, id, Snowflake::MAX],
         parent: None,
     })
     .unwrap()
@@ -103,6 +112,9 @@ fn a_derived_struct_holds_what_serde_writes() {
         ("id_text", json!(1)),
         ("in_reply_to", json!("01")),
         ("thread", json!([1])),
+        ("short", json!("8000000000000")),
+        ("short", json!("0000003x04400")),
+        ("shorts", json!([4194439168_u64])),
         ("parent", json!("1")),
     ] {
         let mut tweet = good.clone();

@@ -9,6 +9,7 @@ use jsonschema::Validator;
 use serde::Serialize;
 use serde_json::{Value, json};
 use snowflake_kit::Snowflake;
+use snowflake_kit::serde::as_base32::SnowflakeBase32;
 use snowflake_kit::serde::as_string::{PATTERN, SnowflakeString};
 use support::{TWEET, ids};
 use utoipa::{OpenApi, PartialSchema, ToSchema};
@@ -26,6 +27,12 @@ struct Tweet {
     #[serde(with = "snowflake_kit::serde::as_string::vec")]
     #[schema(value_type = Vec<SnowflakeString>)]
     thread: Vec<Snowflake>,
+    #[serde(with = "snowflake_kit::serde::as_base32")]
+    #[schema(value_type = SnowflakeBase32)]
+    short: Snowflake,
+    #[serde(with = "snowflake_kit::serde::as_base32::vec")]
+    #[schema(value_type = Vec<SnowflakeBase32>)]
+    shorts: Vec<Snowflake>,
     parent: Option<Snowflake>,
 }
 
@@ -53,6 +60,8 @@ fn tweet(id: Snowflake) -> Value {
         id_text: id,
         in_reply_to: Some(id),
         thread: vec![Snowflake::MIN, id, Snowflake::MAX],
+        short: id,
+        shorts: vec![Snowflake::MIN, id, Snowflake::MAX],
         parent: Some(id),
     })
     .unwrap()
@@ -118,6 +127,8 @@ fn holds_what_serde_writes() {
         id_text: TWEET.parse().unwrap(),
         in_reply_to: None,
         thread: vec![],
+        short: Snowflake::MIN,
+        shorts: vec![],
         parent: None,
     })
     .unwrap();
@@ -140,6 +151,10 @@ fn rejects_what_serde_never_writes() {
         ("id_text", json!(1)),
         ("in_reply_to", json!("x")),
         ("thread", json!(["1", 2])),
+        ("short", json!("8000000000000")),
+        ("short", json!("user_0000003X04400")),
+        ("short", json!(TWEET)),
+        ("shorts", json!(["0000003X0440U"])),
         ("parent", json!(-1)),
     ];
     for (field, value) in bad {
