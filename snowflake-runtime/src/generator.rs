@@ -45,7 +45,11 @@ use crate::typed::{Id, Kind};
 /// # When the clock misbehaves
 ///
 /// - **The sequence runs out** (4,096 IDs in one millisecond): the generator
-///   spins until the clock reaches the next millisecond, without sleeping.
+///   spins until the clock reaches the next millisecond, without sleeping. On purpose: a
+///   caller of a blocking API holds its thread for the ID either way, and a sleep (a
+///   tenth of a millisecond or more, to the kernel's timer) would lose much of the next
+///   millisecond's 4,096. In async code, [`next_id_async`](Generator::next_id_async)
+///   (feature `tokio`) sleeps until the millisecond begins instead, spending no CPU on it.
 /// - **The clock steps back** by at most the tolerance (1 s unless set with
 ///   [`with_tolerance`](Generator::with_tolerance)): the generator keeps issuing
 ///   in the last millisecond it used while its sequence lasts, then waits for the
