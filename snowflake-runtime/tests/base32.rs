@@ -87,10 +87,14 @@ fn lengths_and_range_on_both_sides() {
     assert_eq!(Snowflake::from_base32("00000000000000"), length(14));
     assert_eq!(Snowflake::from_base32("7ZZZZZZZZZZZZ"), Ok(Snowflake::MAX));
     assert_eq!(Snowflake::from_base32("7zzzzzzzzzzzz"), Ok(Snowflake::MAX));
-    for text in ["8000000000000", "ZZZZZZZZZZZZZ", "z000000000000"] {
+    for (text, first) in [
+        ("8000000000000", '8'),
+        ("ZZZZZZZZZZZZZ", 'Z'),
+        ("z000000000000", 'z'),
+    ] {
         assert_eq!(
             Snowflake::from_base32(text),
-            Err(ParseSnowflakeError::TooLarge)
+            Err(ParseSnowflakeError::Base32TooLarge { first })
         );
     }
     assert_eq!(
@@ -122,8 +126,16 @@ fn prefixes_are_the_kinds_exactly() {
         Snowflake::from_base32("user_0000000000000").unwrap_err(),
         prefix(None)
     );
+    // Nothing before the `_`: no prefix, but a character that is no digit.
     assert_eq!(
         Id::<Plain>::from_base32("_0000000000000").unwrap_err(),
+        ParseSnowflakeError::InvalidBase32Character {
+            character: '_',
+            position: 0
+        }
+    );
+    assert_eq!(
+        Id::<Plain>::from_base32("x_0000000000000").unwrap_err(),
         prefix(None)
     );
     // After the prefix, positions still count from the text's start.
