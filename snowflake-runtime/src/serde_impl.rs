@@ -558,7 +558,7 @@ pub mod as_base32 {
     }
 
     /// `Vec<Snowflake>` (or of a typed ID) as a sequence of base32 texts, as [the
-    /// module](super) writes one.
+    /// module](crate::serde::as_base32) writes one.
     ///
     /// ```
     /// use serde::{Deserialize, Serialize};
