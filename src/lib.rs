@@ -141,7 +141,8 @@ pub use snowflake_runtime::{Clock, Generator, SystemClock, fence};
 /// utoipa, schemars and async-graphql describe each kind under its own name (`UserId`, a
 /// scalar of its own in GraphQL). The rest is for code generic over kinds:
 /// [`Kind`](typed::Kind), sealed (only `kind!` declares one), and
-/// [`AnyId`](typed::AnyId), a `Snowflake` or any `Id`, which the serde helpers take.
+/// [`AnyId`](typed::AnyId), a `Snowflake` or any `Id`: the bound of the serde helpers,
+/// with nothing to call.
 ///
 /// One generic type with a marker per kind, as twilight's `Id<Marker>` and Oxide's
 /// `TypedUuid<T>` are: every trait and integration is written once, here, for every kind,

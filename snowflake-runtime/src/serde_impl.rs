@@ -102,6 +102,7 @@ pub mod as_string {
 
     use crate::snowflake::Snowflake;
     use crate::typed::AnyId;
+    use crate::typed::sealed::Token;
 
     /// Serializes the ID as a string of decimal digits; see [the module](self).
     ///
@@ -116,7 +117,7 @@ pub mod as_string {
     ///
     /// Whatever the serializer reports.
     pub fn serialize<T: AnyId, S: Serializer>(id: &T, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(&id.to_snowflake())
+        serializer.collect_str(&id.to_snowflake(Token))
     }
 
     /// Deserializes an ID from a string of decimal digits or a number; see [the module](self).
@@ -134,7 +135,7 @@ pub mod as_string {
     pub fn deserialize<'de, T: AnyId, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<T, D::Error> {
-        Snowflake::deserialize(deserializer).map(T::from_snowflake)
+        Snowflake::deserialize(deserializer).map(|id| T::from_snowflake(id, Token))
     }
 
     /// What [`serialize`] writes, as a regular expression (ECMA 262, as JSON Schema and
@@ -225,6 +226,7 @@ pub mod as_string {
         use super::Text;
         use crate::snowflake::Snowflake;
         use crate::typed::AnyId;
+        use crate::typed::sealed::Token;
 
         /// Serializes `Some` as a string of decimal digits, `None` as the format's none.
         ///
@@ -246,7 +248,7 @@ pub mod as_string {
             serializer: S,
         ) -> Result<S::Ok, S::Error> {
             match id {
-                Some(id) => serializer.serialize_some(&Text(id.to_snowflake())),
+                Some(id) => serializer.serialize_some(&Text(id.to_snowflake(Token))),
                 None => serializer.serialize_none(),
             }
         }
@@ -268,7 +270,8 @@ pub mod as_string {
         pub fn deserialize<'de, T: AnyId, D: Deserializer<'de>>(
             deserializer: D,
         ) -> Result<Option<T>, D::Error> {
-            Option::<Snowflake>::deserialize(deserializer).map(|id| id.map(T::from_snowflake))
+            Option::<Snowflake>::deserialize(deserializer)
+                .map(|id| id.map(|id| T::from_snowflake(id, Token)))
         }
     }
 
@@ -302,6 +305,7 @@ pub mod as_string {
         use super::Text;
         use crate::snowflake::Snowflake;
         use crate::typed::AnyId;
+        use crate::typed::sealed::Token;
 
         /// Serializes the IDs as a sequence of strings of decimal digits.
         ///
@@ -320,7 +324,7 @@ pub mod as_string {
             ids: &[T],
             serializer: S,
         ) -> Result<S::Ok, S::Error> {
-            serializer.collect_seq(ids.iter().map(|id| Text(id.to_snowflake())))
+            serializer.collect_seq(ids.iter().map(|id| Text(id.to_snowflake(Token))))
         }
 
         /// Deserializes a sequence of strings of decimal digits or numbers.
@@ -339,7 +343,10 @@ pub mod as_string {
             deserializer: D,
         ) -> Result<Vec<T>, D::Error> {
             let ids = Vec::<Snowflake>::deserialize(deserializer)?;
-            Ok(ids.into_iter().map(T::from_snowflake).collect())
+            Ok(ids
+                .into_iter()
+                .map(|id| T::from_snowflake(id, Token))
+                .collect())
         }
     }
 }
@@ -378,6 +385,7 @@ pub mod as_base32 {
     use serde::{Deserialize, Serializer};
 
     use crate::typed::AnyId;
+    use crate::typed::sealed::Token;
 
     /// Serializes the ID as its base32 text; see [the module](self).
     ///
@@ -392,7 +400,7 @@ pub mod as_base32 {
     ///
     /// Whatever the serializer reports.
     pub fn serialize<T: AnyId, S: Serializer>(id: &T, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(&id.to_base32())
+        serializer.collect_str(&id.to_base32(Token))
     }
 
     /// Deserializes an ID from its base32 text; see [the module](self).
@@ -459,7 +467,7 @@ pub mod as_base32 {
         type Value = T;
 
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            match T::PREFIX {
+            match T::prefix(Token) {
                 Some(prefix) => write!(
                     f,
                     "an ID in base32: `{prefix}_` and 13 characters of Crockford's alphabet"
@@ -469,7 +477,8 @@ pub mod as_base32 {
         }
 
         fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
-            T::from_base32(v).map_err(|err| E::custom(format_args!("invalid ID {v:?}: {err}")))
+            T::from_base32(v, Token)
+                .map_err(|err| E::custom(format_args!("invalid ID {v:?}: {err}")))
         }
     }
 

@@ -382,108 +382,109 @@ impl<K: Kind> FromStr for Id<K> {
     }
 }
 
-/// What a `Snowflake` and every `Id<K>` are, for code written once for all of them (the
-/// serde helpers of [`serde`](crate::serde)). Sealed: no other type is one.
-pub trait AnyId: Copy + sealed::Sealed {
-    /// The `Snowflake`.
-    ///
-    /// ```
-    /// use snowflake_kit::Snowflake;
-    /// use snowflake_kit::typed::AnyId;
-    ///
-    /// assert_eq!(Snowflake::MAX.to_snowflake(), Snowflake::MAX);
-    /// ```
-    fn to_snowflake(self) -> Snowflake;
+/// A `Snowflake` or any `Id<K>`: the bound of the serde helpers of
+/// [`serde`](crate::serde), which are written once for every kind. Sealed, and with nothing
+/// to call: a `Snowflake` and an `Id` already have all of it by name.
+///
+/// ```
+/// use snowflake_kit::Snowflake;
+/// use snowflake_kit::typed::{AnyId, Id};
+///
+/// mod kinds {
+///     snowflake_kit::typed::kind!(pub UserMarker, "user");
+/// }
+/// fn takes_any<T: AnyId>(_: T) {}
+/// takes_any(Snowflake::MIN);
+/// takes_any(Id::<kinds::UserMarker>::from_snowflake(Snowflake::MIN));
+/// ```
+///
+/// No other type is one:
+///
+/// ```compile_fail
+/// struct Mine;
+/// impl snowflake_kit::typed::AnyId for Mine {}
+/// ```
+///
+/// And it adds no second name for what the types have, not even through the bound:
+///
+/// ```compile_fail
+/// fn text<T: snowflake_kit::typed::AnyId>(id: T) -> snowflake_kit::layout::Base32 {
+///     id.to_base32()
+/// }
+/// ```
+pub trait AnyId: Copy + sealed::Sealed {}
 
-    /// `id`, as this type.
-    ///
-    /// ```
-    /// use snowflake_kit::Snowflake;
-    /// use snowflake_kit::typed::AnyId;
-    ///
-    /// assert_eq!(<Snowflake as AnyId>::from_snowflake(Snowflake::MIN), Snowflake::MIN);
-    /// ```
-    fn from_snowflake(id: Snowflake) -> Self;
+impl AnyId for Snowflake {}
 
-    /// The ID in base32: [`Snowflake::to_base32`], or [`Id::to_base32`] with its prefix.
-    ///
-    /// ```
-    /// use snowflake_kit::Snowflake;
-    /// use snowflake_kit::typed::AnyId;
-    ///
-    /// assert_eq!(AnyId::to_base32(Snowflake::MAX).digits(), "7ZZZZZZZZZZZZ");
-    /// ```
-    fn to_base32(self) -> Base32;
+impl<K: Kind> AnyId for Id<K> {}
 
-    /// Reads the ID from base32: [`Snowflake::from_base32`], or [`Id::from_base32`] with its
-    /// prefix.
-    ///
-    /// ```
-    /// use snowflake_kit::Snowflake;
-    /// use snowflake_kit::typed::AnyId;
-    ///
-    /// assert_eq!(<Snowflake as AnyId>::from_base32("7zzzzzzzzzzzz"), Ok(Snowflake::MAX));
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// As theirs.
-    fn from_base32(text: &str) -> Result<Self, ParseSnowflakeError>;
+/// What the serde helpers need of an [`AnyId`], out of users' way. A public trait in a
+/// private module can be a public bound's supertrait; its methods could still be called
+/// through the bound, so each takes a [`Token`](sealed::Token), which only this crate can
+/// make.
+pub(crate) mod sealed {
+    use super::{Base32, Id, Kind, ParseSnowflakeError, Snowflake};
 
-    /// The prefix of the ID's text in base32: its kind's, or none for a `Snowflake`.
-    ///
-    /// ```
-    /// use snowflake_kit::Snowflake;
-    /// use snowflake_kit::typed::{AnyId, Id, kind};
-    ///
-    /// kind!(pub User, "user");
-    /// assert_eq!((<Snowflake as AnyId>::PREFIX, <Id<User> as AnyId>::PREFIX), (None, Some("user")));
-    /// ```
-    const PREFIX: Option<&'static str>;
-}
+    /// The key to [`Sealed`]'s methods: unnameable outside the crate.
+    #[derive(Clone, Copy)]
+    pub struct Token;
 
-impl AnyId for Snowflake {
-    const PREFIX: Option<&'static str> = None;
+    pub trait Sealed: Sized {
+        /// The prefix of the ID's text in base32: its kind's, or none for a `Snowflake`.
+        fn prefix(_: Token) -> Option<&'static str>;
 
-    fn to_snowflake(self) -> Snowflake {
-        self
+        fn to_snowflake(self, _: Token) -> Snowflake;
+
+        fn from_snowflake(id: Snowflake, _: Token) -> Self;
+
+        /// [`Snowflake::to_base32`], or [`Id::to_base32`] with its prefix.
+        fn to_base32(self, _: Token) -> Base32;
+
+        /// [`Snowflake::from_base32`], or [`Id::from_base32`] with its prefix.
+        fn from_base32(text: &str, _: Token) -> Result<Self, ParseSnowflakeError>;
     }
 
-    fn from_snowflake(id: Snowflake) -> Snowflake {
-        id
+    impl Sealed for Snowflake {
+        fn prefix(_: Token) -> Option<&'static str> {
+            None
+        }
+
+        fn to_snowflake(self, _: Token) -> Snowflake {
+            self
+        }
+
+        fn from_snowflake(id: Snowflake, _: Token) -> Snowflake {
+            id
+        }
+
+        fn to_base32(self, _: Token) -> Base32 {
+            Snowflake::to_base32(self)
+        }
+
+        fn from_base32(text: &str, _: Token) -> Result<Snowflake, ParseSnowflakeError> {
+            Snowflake::from_base32(text)
+        }
     }
 
-    fn to_base32(self) -> Base32 {
-        Snowflake::to_base32(self)
+    impl<K: Kind> Sealed for Id<K> {
+        fn prefix(_: Token) -> Option<&'static str> {
+            K::PREFIX
+        }
+
+        fn to_snowflake(self, _: Token) -> Snowflake {
+            self.snowflake()
+        }
+
+        fn from_snowflake(id: Snowflake, _: Token) -> Id<K> {
+            Id::from_snowflake(id)
+        }
+
+        fn to_base32(self, _: Token) -> Base32 {
+            Id::to_base32(self)
+        }
+
+        fn from_base32(text: &str, _: Token) -> Result<Id<K>, ParseSnowflakeError> {
+            Id::from_base32(text)
+        }
     }
-
-    fn from_base32(text: &str) -> Result<Snowflake, ParseSnowflakeError> {
-        Snowflake::from_base32(text)
-    }
-}
-
-impl<K: Kind> AnyId for Id<K> {
-    const PREFIX: Option<&'static str> = K::PREFIX;
-
-    fn to_snowflake(self) -> Snowflake {
-        self.id
-    }
-
-    fn from_snowflake(id: Snowflake) -> Id<K> {
-        Id::from_snowflake(id)
-    }
-
-    fn to_base32(self) -> Base32 {
-        Id::to_base32(self)
-    }
-
-    fn from_base32(text: &str) -> Result<Id<K>, ParseSnowflakeError> {
-        Id::from_base32(text)
-    }
-}
-
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for crate::snowflake::Snowflake {}
-    impl<K: super::Kind> Sealed for super::Id<K> {}
 }
