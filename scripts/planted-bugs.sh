@@ -16,8 +16,12 @@
 # The copy lives at target/planted/tree, a fixed path that keeps its builds incremental (a
 # new path each run would rebuild the workspace crates, and leave their old builds behind),
 # and builds into the workspace's own target directory: the dependencies, built alike, are
-# the tests' own, and only the copy's crates are built again (they are other packages to
-# cargo, at another path, so nothing of the tests' own build is overwritten).
+# the tests' own, and only what a patch changes is built again. Cargo names a workspace's
+# crates by their paths inside it, so the copy's build of a patched crate takes the place of
+# the working tree's, and records the copy's files as its sources (the copy is under target/):
+# the working tree's next build would take it as fresh, planted bug and all, whatever was
+# edited since. So when the script ends, however it ends, those crates' builds are removed
+# (`cargo clean -p`), and the next build there is of the working tree's files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
@@ -118,9 +122,16 @@ if [ ${#patches[@]} -eq 0 ]; then
 fi
 # Cargo judges freshness by mtime. The files the patches change were last built patched,
 # maybe more recently than the working tree's copies were written: make them newer.
-for patch in "${patches[@]}"; do
-    sed -n 's|^+++ b/||p' "$patch"
-done | sort -u | (cd "$tree" && xargs touch)
+patched_files() {
+    for patch in "${patches[@]}"; do
+        sed -n 's|^+++ b/||p' "$patch"
+    done | sort -u
+}
+patched_files | (cd "$tree" && xargs touch)
+# The copy's builds of the patched crates gone at the end (the header says why).
+planted_crates=$(patched_files | cut -d/ -f1 | sort -u | sed 's/^/-p /')
+# shellcheck disable=SC2086 # `-p NAME`, a word each
+trap 'cargo clean --quiet $planted_crates' EXIT
 
 # The test targets and test names a patch is caught by, a line each: `faults` unless it
 # says (words in parentheses are the reader's).
