@@ -221,6 +221,10 @@ pub(crate) async fn claimed(run: &Run) -> Option<(u64, u64)> {
     }
 }
 
+/// Longer than a claim or release may wait, with room to spare: the docs' bound on a wait
+/// (with steps back of the clock) is seconds.
+const HANG: Duration = Duration::from_secs(30);
+
 /// A claim's or release's call, under the operator's lock: whether the session lives on,
 /// when the call was sent, what the database held before, and what it holds after (asked
 /// again where the answer leaves it unsaid: a cancel or a crash may come before or after
@@ -234,9 +238,20 @@ async fn operate(
 ) -> (bool, Instant, Option<(u64, u64)>, Option<(u64, u64)>) {
     let before = claimed(run).await;
     let sent = Instant::now();
-    let outcome = client
-        .batch_execute(&format!("CALL snowflake.{call}"))
-        .await;
+    // A claim or release waits for the lock at most as long as a call of next_id waits for
+    // the clock (docs/next-id.md, "Waiting"): one that hangs (a lock a planted bug left held)
+    // is a breach, not a run that stalls every claim behind the operator's lock.
+    let Ok(outcome) = tokio::time::timeout(
+        HANG,
+        client.batch_execute(&format!("CALL snowflake.{call}")),
+    )
+    .await
+    else {
+        run.breach(format!(
+            "{who}: {call} waited more than {HANG:?}, far past the docs' bound on a wait"
+        ));
+        return (false, sent, before, before);
+    };
     let alive = match &outcome {
         Ok(()) => true,
         Err(e) => {
@@ -371,9 +386,9 @@ pub(crate) async fn rust_holder(run: Arc<Run>, mut rng: Rng) {
 /// another one or two a round trip later (tens of microseconds: the second may land while
 /// the first is being handled). In storms of a few seconds, then quiet for longer than the
 /// bound on a wait, so that a lock a cancel left held shows as a wait past it (a cancel
-/// ends every wait). At any session, idle or not: a version that aimed at running statements
-/// missed the planted clock read before the lock in both its runs of a CI run (a cancel ends
-/// the wait that shows it).
+/// ends every wait). Aimed at every running statement, waits included, the cancels missed
+/// the planted clock read before the lock in both runs of a CI run (they ended the waits
+/// that show it); at random, the lock left held by a handler.
 pub(crate) async fn canceller(run: Arc<Run>, mut rng: Rng) {
     while run.going() {
         tokio::time::sleep(rng.ms(7_000, 10_000)).await;
@@ -381,10 +396,34 @@ pub(crate) async fn canceller(run: Arc<Run>, mut rng: Rng) {
             continue;
         };
         let storm = Instant::now() + rng.ms(3_000, 6_000);
+        // Mostly at a session whose statement is running and waits for nothing (a cancel
+        // of an idle one does nothing, and one that ends a wait hides how long it would
+        // have been), the list read again every 50 ms; else at any session.
+        let (mut running, mut read_at) = (Vec::new(), Instant::now());
         while run.going() && Instant::now() < storm {
             tokio::time::sleep(rng.ms(0, 5)).await;
-            let pid =
-                run.pids.lock().unwrap_or_else(PoisonError::into_inner)[index(&mut rng, SESSIONS)];
+            if read_at.elapsed() > Duration::from_millis(50) {
+                let sessions = run
+                    .pids
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clone();
+                running = client
+                    .query(
+                        "SELECT pid FROM pg_stat_activity WHERE state = 'active' \
+                         AND wait_event IS NULL AND pid = ANY($1)",
+                        &[&sessions],
+                    )
+                    .await
+                    .map(|rows| rows.iter().map(|row| row.get::<_, i32>(0)).collect())
+                    .unwrap_or_default();
+                read_at = Instant::now();
+            }
+            let pid = if !running.is_empty() && rng.chance(750) {
+                running[index(&mut rng, running.len())]
+            } else {
+                run.pids.lock().unwrap_or_else(PoisonError::into_inner)[index(&mut rng, SESSIONS)]
+            };
             let sql = match rng.between(1, 3) {
                 1 => "SELECT pg_cancel_backend($1)",
                 2 => "SELECT pg_cancel_backend($1), pg_cancel_backend($1)",
