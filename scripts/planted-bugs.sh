@@ -9,7 +9,7 @@
 # The bugs planted in `snowflake.next_id()` (`Caught by: next_id_faults`) are caught by its
 # randomized fault run alone, built once from the working tree and given each patched SQL
 # at run time (NEXT_ID_FAULTS_SQL), two runs at a time, each stopping at its first breach
-# and given NEXT_ID_FAULTS_BUDGET seconds (default 120) to find one (and a second run, with
+# and given NEXT_ID_FAULTS_BUDGET seconds (default 180) to find one (and a second run, with
 # a seed of its own, where the first found none; the line says so), beside the unpatched run
 # (NEXT_ID_FAULTS_SECONDS, default 150, the tests' own length: CI runs it here only).
 #   bash scripts/planted-bugs.sh [PATCH...]   (every patch of scripts/planted/ when none)
@@ -48,7 +48,7 @@ missed=0
 # next_id's fault run: the unpatched run passes, and each patched one breaches (its line
 # `NEXT_ID_FAULTS: seed N: ...` says how, and the seed that replays it).
 if [ ${#next_id_patches[@]} -gt 0 ]; then
-    budget=${NEXT_ID_FAULTS_BUDGET:-120}
+    budget=${NEXT_ID_FAULTS_BUDGET:-180}
     rm -rf "$work/next-id"
     mkdir -p "$work/next-id"
     # As the tests build it (scripts/test.sh), so that CI builds nothing again here.

@@ -15,8 +15,9 @@
 //! and when, and fails on: an ID seen twice; an ID of an identity its issuer did not hold
 //! during the call; an identity's IDs not above every ID of its previous holder; a
 //! database's IDs after a crash not above those it gave out before it; a session whose IDs
-//! do not rise; a statement that waited longer than the docs allow; an error the docs do not
-//! name for what happened; a copy that claims what was held when it was made.
+//! do not rise; a statement that waited longer than the docs allow, or a claim or release
+//! that hangs; an error the docs do not name for what happened; a copy that claims what was
+//! held when it was made.
 //!
 //! `NEXT_ID_FAULTS_SECONDS` (default 150), `NEXT_ID_FAULTS_SEED` (default: from the time,
 //! printed), and `NEXT_ID_FAULTS_SQL`, a file of `next_id`'s SQL to load in place of the
