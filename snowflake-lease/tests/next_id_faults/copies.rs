@@ -89,8 +89,8 @@ async fn behind_the_slot(run: &Run, client: &Client) {
         return;
     }
     // A backend sees a step once libfaketime reads its file again, which it does as its
-    // cache of whole seconds runs out: often more than the 1.1 s the copy waited once (its
-    // slot was then behind its clock, and the copy proved nothing), seen within 3 s here.
+    // cache of whole seconds runs out: within two seconds, often more than the 1.1 s the
+    // copy waited once (its slot was then behind its clock, and the copy proved nothing).
     // The slot's lead shrinks as the clock runs: 3.2 s at the step (less where that would
     // step back by more than 5 s) leaves it ahead when the step is seen, and the call waits
     // until half a second is left.

@@ -142,7 +142,7 @@ impl Run {
     }
 
     /// The faked clock now, in Unix ms, as the run last set it (each backend reads it
-    /// within a second).
+    /// within two seconds).
     pub(crate) fn faked_now_ms(&self) -> i64 {
         real_now_ms() + self.offset_ms.load(Ordering::SeqCst)
     }

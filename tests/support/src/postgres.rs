@@ -140,7 +140,8 @@ impl Postgres {
     }
 
     /// As [`start_faked`](Postgres::start_faked), but each process of the server reads the
-    /// faked clock's file at most once a second (a step reaches each within a second), so
+    /// faked clock's file at most once a second (libfaketime counts whole seconds, so a step
+    /// reaches a process within two seconds: after more than one second, at times), so
     /// that no reading of the clock opens a file inside a signal handler while the process
     /// is opening it: with a file read at every reading, a backend whose timeout signal
     /// (`statement_timeout`, `deadlock_timeout`) lands in that read can deadlock.
